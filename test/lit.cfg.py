@@ -1,0 +1,39 @@
+# -*- Python -*-
+# lit configuration of trace-mlir: lit + FileCheck tests under test/, and the
+# GoogleTest unit tests under unittests/ run as one more lit suite.
+
+import os
+
+import lit.formats
+import lit.util
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "TRACE"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "README.md", "lit.cfg.py",
+                   "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.trace_obj_root, "test")
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%trace_src_root", config.trace_src_root))
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+tool_dirs = [config.trace_tools_dir, config.llvm_tools_dir]
+tools = ["trace-opt", ToolSubst("mlir-opt-stock", os.path.join(
+    config.llvm_tools_dir, "mlir-opt"))]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Features detected at configure time: ptxas (the CUDA toolkit) assembles the
+# emitted PTX; a visible GPU gates the tests that execute on it.
+if config.trace_ptxas and os.path.exists(config.trace_ptxas):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", config.trace_ptxas))
+if config.trace_nvidia_smi and os.path.exists(config.trace_nvidia_smi):
+    if lit.util.which("nvidia-smi") and os.system(
+            "nvidia-smi -L > /dev/null 2>&1") == 0:
+        config.available_features.add("gpu")
