@@ -19,12 +19,6 @@ using namespace mlir::trace;
 
 namespace {
 
-/// Counts erased ops for the pass statistic.
-struct EraseCounter : RewriterBase::Listener {
-  int64_t erased = 0;
-  void notifyOperationErased(Operation *) override { ++erased; }
-};
-
 struct TraceCanonicalizePass final
     : trace::impl::TraceCanonicalizePassBase<TraceCanonicalizePass> {
   using Base::Base;
@@ -46,20 +40,17 @@ struct TraceCanonicalizePass final
     // folding never reaches into other dialects.
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {
-      if (isa<TraceDialect>(op->getDialect()))
+      if (isa_and_nonnull<TraceDialect>(op->getDialect()))
         ops.push_back(op);
     });
     if (ops.empty())
       return;
-    EraseCounter counter;
     GreedyRewriteConfig config;
     config.setMaxIterations(maxIterations)
-        .setStrictness(GreedyRewriteStrictness::ExistingAndNewOps)
-        .setListener(&counter);
+        .setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
     // The driver reports failure only when it did not reach a fixpoint; the
     // IR is still valid then, so that is a warning, not a pass failure.
     bool converged = succeeded(applyOpPatternsGreedily(ops, *patterns, config));
-    numErased += counter.erased;
     if (!converged)
       getOperation()->emitWarning()
           << "trace-canonicalize did not converge in " << maxIterations

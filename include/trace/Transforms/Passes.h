@@ -4,6 +4,7 @@
 #define TRACE_TRANSFORMS_PASSES_H
 
 #include "mlir/Pass/Pass.h"
+#include "trace/Dialect/Trace/IR/TraceDialect.h"
 
 namespace mlir::trace {
 

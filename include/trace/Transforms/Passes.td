@@ -16,12 +16,10 @@ def TraceCanonicalizePass : Pass<"trace-canonicalize"> {
     are rewritten, so the pass can run on mixed IR without touching a
     pipeline's other dialects. Dead trace ops are erased.
   }];
+  let dependentDialects = ["::mlir::trace::TraceDialect"];
   let options = [
     Option<"maxIterations", "max-iterations", "int64_t", "10",
            "Maximum number of greedy-driver sweeps before giving up">,
-  ];
-  let statistics = [
-    Statistic<"numErased", "num-erased", "Number of trace ops erased">,
   ];
 }
 

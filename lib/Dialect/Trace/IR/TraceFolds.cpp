@@ -342,9 +342,8 @@ static Attribute convertScalar(Attribute value, Type to) {
       return IntegerAttr::get(to, APInt(1, !x.isZero()));
     APSInt result(width, /*isUnsigned=*/false);
     bool isExact;
-    if (x.convertToInteger(result, APFloat::rmTowardZero, &isExact) !=
-            APFloat::opOK &&
-        !isExact)
+    if (x.convertToInteger(result, APFloat::rmTowardZero, &isExact) &
+        APFloat::opInvalidOp)
       return {}; // NaN or out of range: undefined, left to run time
     return IntegerAttr::get(to, result);
   }

@@ -15,6 +15,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Error.h"
 
 using namespace mlir;
@@ -118,9 +119,25 @@ ParseResult FullOp::parse(OpAsmParser &parser, OperationState &result) {
   StringRef keyword;
   bool isBoolLiteral =
       succeeded(parser.parseOptionalKeyword(&keyword, {"true", "false"}));
-  double ignored;
-  if (!isBoolLiteral && parser.parseFloat(ignored))
-    return failure();
+  if (!isBoolLiteral) {
+    // MLIR lexes `1` and `0x7F80` as integers and `1.5` as a float, and
+    // parseFloat rejects decimal integers: pick the parser from the text.
+    StringRef literal = StringRef(valueLoc.getPointer()).ltrim();
+    literal.consume_front("-");
+    bool isInteger = literal.starts_with("0x") || literal.starts_with("0X") ||
+                     !literal.drop_while(llvm::isDigit).starts_with(".");
+    APInt ignoredInt;
+    double ignoredFloat;
+    if (isInteger) {
+      OptionalParseResult parsed = parser.parseOptionalInteger(ignoredInt);
+      if (!parsed.has_value())
+        return parser.emitError(valueLoc, "expected a scalar fill value");
+      if (failed(*parsed))
+        return failure();
+    } else if (parser.parseFloat(ignoredFloat)) {
+      return failure();
+    }
+  }
   SMLoc endLoc = parser.getCurrentLocation();
   StringRef text = StringRef(valueLoc.getPointer(),
                              endLoc.getPointer() - valueLoc.getPointer())

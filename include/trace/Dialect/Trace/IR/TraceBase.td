@@ -12,6 +12,7 @@
 include "mlir/IR/OpBase.td"
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/EnumAttr.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
 
 def Trace_Dialect : Dialect {
   let name = "trace";
@@ -89,5 +90,13 @@ def Trace_ReductionTrait : Trace_NativeTrait<"ReductionOp">;
 def Trace_ViewTrait : Trace_NativeTrait<"ViewOp">;
 // No gradient flows through the results (comparisons, iota, random numbers).
 def Trace_NonDifferentiableTrait : Trace_NativeTrait<"NonDifferentiable">;
+
+// Result-type inference that doubles as the op's shape verifier. The
+// VerifyInference trait runs the op's inferReturnTypes (which emits a precise
+// message on bad attributes) before InferTypeOpInterface's own check, so a
+// user sees "permutation entry 2 is out of range" and not also a generic
+// "failed to infer returned types".
+def Trace_VerifyInferenceTrait : Trace_NativeTrait<"VerifyInference">;
+def Trace_InferShapes : TraitList<[Trace_VerifyInferenceTrait, InferTypeOpAdaptor]>;
 
 #endif // TRACE_DIALECT_TRACE_IR_TRACEBASE_TD

@@ -166,7 +166,7 @@ def Trace_MinimumOp : Trace_BinaryOp<"minimum", Trace_NumericTensor, [Commutativ
 
 def Trace_CompareOp : Trace_ComputeOp<"compare", [Elementwise,
     SameTypeOperands, SameOperandsAndResultShape, Trace_NonDifferentiableTrait,
-    InferTypeOpAdaptor]> {
+    Trace_InferShapes]> {
   let summary = "Elementwise comparison producing an i1 tensor";
   let description = [{
     ```mlir
@@ -319,7 +319,7 @@ def Trace_ReshapeOp : Trace_ComputeOp<"reshape", [Trace_ViewTrait,
 }
 
 def Trace_TransposeOp : Trace_ComputeOp<"transpose", [Trace_ViewTrait,
-    InferTypeOpAdaptor], ["getFlops"]> {
+    Trace_InferShapes], ["getFlops"]> {
   let summary = "Permute dimensions: result dim i is operand dim perm[i]";
   let arguments = (ins Trace_Tensor:$operand, DenseI64ArrayAttr:$permutation);
   let results = (outs Trace_Tensor:$result);
@@ -331,7 +331,7 @@ def Trace_TransposeOp : Trace_ComputeOp<"transpose", [Trace_ViewTrait,
 }
 
 def Trace_SliceOp : Trace_ComputeOp<"slice", [Trace_ViewTrait,
-    InferTypeOpAdaptor], ["getFlops", "getBytesRead"]> {
+    Trace_InferShapes], ["getFlops", "getBytesRead"]> {
   let summary = "Strided static slice";
   let description = [{
     ```mlir
@@ -352,7 +352,7 @@ def Trace_SliceOp : Trace_ComputeOp<"slice", [Trace_ViewTrait,
 }
 
 def Trace_ConcatenateOp : Trace_ComputeOp<"concatenate", [
-    SameOperandsAndResultElementType, InferTypeOpAdaptor], ["getFlops"]> {
+    SameOperandsAndResultElementType, Trace_InferShapes], ["getFlops"]> {
   let summary = "Concatenate tensors along one dimension";
   let arguments = (ins Variadic<Trace_Tensor>:$inputs, I64Attr:$dimension);
   let results = (outs Trace_Tensor:$result);
@@ -368,7 +368,7 @@ def Trace_ConcatenateOp : Trace_ComputeOp<"concatenate", [
 
 class Trace_ReduceOp<string mnemonic> : Trace_ComputeOp<mnemonic, [
     Trace_ReductionTrait, SameOperandsAndResultElementType,
-    InferTypeOpAdaptor], ["getFlops"]> {
+    Trace_InferShapes], ["getFlops"]> {
   let arguments = (ins Trace_NumericTensor:$operand,
                        DenseI64ArrayAttr:$dimensions, UnitAttr:$keepdim);
   let results = (outs Trace_NumericTensor:$result);
@@ -399,7 +399,7 @@ def Trace_ReduceMaxOp : Trace_ReduceOp<"reduce_max"> {
 }
 
 def Trace_MatmulOp : Trace_ComputeOp<"matmul", [SameOperandsElementType,
-    SameOperandsAndResultElementType, InferTypeOpAdaptor], ["getFlops"]> {
+    SameOperandsAndResultElementType, Trace_InferShapes], ["getFlops"]> {
   let summary = "Batched matrix product: [..., M, K] x [..., K, N] -> [..., M, N]";
   let description = [{
     Both operands have the same rank (at least 2) and the same leading batch

@@ -26,6 +26,29 @@ template <typename ConcreteType>
 class NonDifferentiable
     : public ::mlir::OpTrait::TraitBase<ConcreteType, NonDifferentiable> {};
 
+/// Verifies an op by running its own result-type inference with the op's
+/// location, so a bad attribute or operand shape is reported with the
+/// inference's precise message, and a wrong result type as one error. Listed before InferTypeOpInterface so its
+/// generic "failed to infer returned types" is never reached.
+template <typename ConcreteType>
+class VerifyInference
+    : public ::mlir::OpTrait::TraitBase<ConcreteType, VerifyInference> {
+public:
+  static LogicalResult verifyTrait(Operation *op) {
+    SmallVector<Type, 1> inferred;
+    auto concrete = cast<ConcreteType>(op);
+    if (failed(ConcreteType::inferReturnTypes(
+            op->getContext(), op->getLoc(),
+            typename ConcreteType::Adaptor(concrete), inferred)))
+      return failure();
+    if (TypeRange(inferred) != op->getResultTypes())
+      return op->emitOpError("result type ")
+             << op->getResultTypes() << " should be " << TypeRange(inferred)
+             << " for these operands and attributes";
+    return success();
+  }
+};
+
 } // namespace mlir::trace::OpTrait
 
 #endif // TRACE_DIALECT_TRACE_IR_TRACETRAITS_H
