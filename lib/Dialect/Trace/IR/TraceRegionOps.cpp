@@ -68,6 +68,9 @@ static ParseResult parseIsolatedRegionOp(OpAsmParser &parser,
     return failure();
 
   Region *body = result.addRegion();
+  // No name shadowing: outer names stay visible to the parser so that a use
+  // of an outer value reaches the verifier's "using value defined outside
+  // the region" (with a note at the region) instead of "undeclared name".
   if (parser.parseRegion(*body, blockArgs, /*enableNameShadowing=*/false) ||
       parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
