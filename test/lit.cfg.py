@@ -19,6 +19,7 @@ config.test_exec_root = os.path.join(config.trace_obj_root, "test")
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%trace_src_root", config.trace_src_root))
+config.substitutions.append(("%trace_obj_root", config.trace_obj_root))
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

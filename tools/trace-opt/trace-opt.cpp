@@ -24,8 +24,10 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
-#include "mlir/Transforms/Passes.h"
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
@@ -39,8 +41,17 @@ int main(int argc, char **argv) {
                   mlir::scf::SCFDialect, mlir::tensor::TensorDialect,
                   mlir::vector::VectorDialect>();
 
-  // Generic passes (canonicalize, cse, inline, symbol-dce, ...) and ours.
-  mlir::registerTransformsPasses();
+  // The external models the lowering relies on (bufferization of arith,
+  // tensor and linalg ops, convert-to-LLVM, the NVVM target, inliner
+  // interfaces) and LLVM IR translation for gpu-module-to-binary. They
+  // attach only to dialects that are loaded.
+  mlir::registerAllExtensions(registry);
+  mlir::registerAllToLLVMIRTranslations(registry);
+
+  // Every upstream pass and pipeline (canonicalize, one-shot-bufferize,
+  // convert-*-to-llvm, gpu-lower-to-nvvm-pipeline, ...) and ours. From
+  // libMLIR.so, so this costs no link time.
+  mlir::registerAllPasses();
   mlir::trace::registerTracePasses();
 
   return mlir::asMainReturnCode(
