@@ -488,3 +488,55 @@ func.func @yield_outside_region(%a: tensor<4xf32>) {
   // expected-error @+1 {{'trace.yield' op expects parent op to be one of 'trace.checkpoint, trace.fusion'}}
   trace.yield %a : tensor<4xf32>
 }
+
+// -----
+
+func.func @full_not_scalar() {
+  // expected-error @+1 {{'trace.full' op value must be a float or integer scalar, got dense<1.000000e+00> : tensor<4xf32>}}
+  %0 = "trace.full"() {value = dense<1.0> : tensor<4xf32>} : () -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @full_not_a_number() {
+  // expected-error @+1 {{expected a scalar fill value}}
+  %0 = trace.full pi : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @compare_operand_types(%a: tensor<4xf32>, %b: tensor<4xf16>) {
+  // expected-error @+1 {{'trace.compare' op requires all operands to have the same type}}
+  %0 = "trace.compare"(%a, %b) {direction = #trace<cmp lt>} : (tensor<4xf32>, tensor<4xf16>) -> tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @select_branch_types(%c: tensor<4xi1>, %a: tensor<4xf32>, %b: tensor<4xf16>) {
+  // expected-error @+1 {{'trace.select' op failed to verify that all of {on_true, on_false, result} have same type}}
+  %0 = "trace.select"(%c, %a, %b) : (tensor<4xi1>, tensor<4xf32>, tensor<4xf16>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @checkpoint_foreign_terminator(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'trace.checkpoint' op body must end with trace.yield, not llvm.unreachable}}
+  %0 = trace.checkpoint ins(%x = %a : tensor<4xf32>) -> tensor<4xf32> {
+    llvm.unreachable
+  }
+  return
+}
+
+// -----
+
+func.func @checkpoint_policy_empty_name(%a: tensor<4xf32>) {
+  // expected-error @+1 {{policy save_ops must be a list of non-empty strings, got ""}}
+  %0 = trace.checkpoint policy = #trace.policy<save_ops = [""]> ins(%x = %a : tensor<4xf32>) -> tensor<4xf32> {
+    trace.yield %x : tensor<4xf32>
+  }
+  return
+}
