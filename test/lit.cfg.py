@@ -25,9 +25,15 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.trace_tools_dir, config.llvm_tools_dir]
-tools = ["trace-opt", ToolSubst("mlir-opt-stock", os.path.join(
+tools = ["trace-opt", "trace-run", ToolSubst("mlir-opt-stock", os.path.join(
     config.llvm_tools_dir, "mlir-opt"))]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Numerics are checked against Debian's python3-torch, run with /usr/bin/python3
+# (not a pyenv python, which lacks it).
+config.substitutions.append(("%python", "/usr/bin/python3"))
+if os.system("/usr/bin/python3 -c 'import torch, numpy' > /dev/null 2>&1") == 0:
+    config.available_features.add("torch")
 
 # Features detected at configure time: ptxas (the CUDA toolkit) assembles the
 # emitted PTX; a visible GPU gates the tests that execute on it.

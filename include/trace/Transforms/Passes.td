@@ -23,4 +23,70 @@ def TraceCanonicalizePass : Pass<"trace-canonicalize"> {
   ];
 }
 
+def TraceReadonlyArgsPass : Pass<"trace-readonly-args", "func::FuncOp"> {
+  let summary = "Mark tensor arguments of public functions read-only for bufferization";
+  let description = [{
+    Sets `bufferization.writable = false` on every tensor argument of a
+    public function. One-shot bufferization with function boundaries then
+    never updates a caller's input buffer in place (it copies instead), so a
+    compiled training step leaves its parameters and activations untouched
+    and can be called again on the same buffers.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+}
+
+def TraceFuseElementwisePass : Pass<"trace-fuse-elementwise-linalg", "func::FuncOp"> {
+  let summary = "Fuse elementwise linalg.generic producers into consumers without recomputation";
+  let description = [{
+    The CPU pipeline's fusion on linalg on tensors: an all-parallel
+    `linalg.generic` with one use is fused into the `linalg.generic` that
+    uses it when the consumer reads each produced element once (the
+    operand's indexing map is a permutation), so elementwise chains become
+    one loop nest and nothing is computed twice.
+
+    Upstream's `linalg-fuse-elementwise-ops` is not used because it also
+    propagates reshapes by expanding named ops into generics; it then fuses
+    a layer norm into the following matmul, recomputing it for every output
+    column (a 100x slowdown on a GPT block).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def TraceMathApproximationPass : Pass<"trace-math-approximation"> {
+  let summary = "Replace f32 transcendental functions with vectorizable polynomials";
+  let description = [{
+    Rewrites f32 `math.tanh`, `math.erf`, `math.exp`, `math.log` (and the
+    other functions upstream approximates) into MLIR's polynomial
+    approximations, which are plain arithmetic: the loops around them then
+    vectorize, instead of calling scalar libm once per element. The
+    approximations are accurate to a few ulp in f32 (the numerics tests
+    check them against PyTorch). f64 keeps libm.
+
+    Upstream exposes these patterns only through a test pass, hence this
+    one.
+  }];
+  let dependentDialects = ["::mlir::math::MathDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def TraceLinalgToBLASPass : Pass<"trace-linalg-to-blas", "ModuleOp"> {
+  let summary = "Call the runtime's BLAS for f32/f64 matmuls on buffers";
+  let description = [{
+    After bufferization, `linalg.matmul` and `linalg.batch_matmul` on
+    memrefs of f32 or f64 (plain row-by-column form, no user-defined maps)
+    become calls to the runtime's `trace_rt_matmul_<t>` and
+    `trace_rt_batch_matmul_<t>`, which accumulate `C += A B` with OpenBLAS's
+    `cblas_?gemm`. Operands are cast to dynamically shaped strided memrefs,
+    so one runtime symbol serves every shape. Other element types are left
+    for `convert-linalg-to-loops`.
+
+    Upstream's `convert-linalg-to-std` is not used because it names the
+    callee after the static shapes (`linalg_matmul_view8x16xf32_...`), which
+    no precompiled runtime can provide.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 #endif // TRACE_TRANSFORMS_PASSES_TD

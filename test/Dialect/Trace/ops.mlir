@@ -93,6 +93,11 @@ func.func @sources(%seed: tensor<i64>) {
   %4 = trace.full 0xFF800000 : tensor<3xf32>
   // CHECK: trace.full -9223372036854775808 : tensor<2xi64>
   %5 = trace.full -9223372036854775808 : tensor<2xi64>
+  // CHECK: trace.full -3 : tensor<2xi32>
+  %n3 = trace.full -3 : tensor<2xi32>
+  // Hex integers are read as numbers.
+  // CHECK: trace.full 127 : tensor<2xi32>
+  %h = trace.full 0x7F : tensor<2xi32>
   // CHECK: trace.full true : tensor<4x4xi1>
   %6 = trace.full true : tensor<4x4xi1>
   // CHECK: trace.full 0x7E00 : tensor<2xf16>

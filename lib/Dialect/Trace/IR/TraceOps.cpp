@@ -193,7 +193,7 @@ ParseResult FullOp::parse(OpAsmParser &parser, OperationState &result) {
       return parser.emitError(valueLoc, "fill value ")
              << (negative ? "-" : "") << text << " does not fit in "
              << elementType;
-    value = IntegerAttr::get(elementType, parsed.trunc(width));
+    value = IntegerAttr::get(elementType, parsed.sextOrTrunc(width));
   }
   result.addAttribute(getValueAttrName(result.name), value);
   result.addTypes(type);

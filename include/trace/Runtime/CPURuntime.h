@@ -1,0 +1,38 @@
+//===- CPURuntime.h - C entry points of the CPU runtime ---------*- C++ -*-===//
+//
+// What code compiled by the CPU pipeline calls. Each function follows MLIR's
+// C interface (`llvm.emit_c_interface`): `_mlir_ciface_<name>` taking
+// pointers to memref descriptors. The compiler side is the
+// trace-linalg-to-blas pass, which declares these functions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRACE_RUNTIME_CPURUNTIME_H
+#define TRACE_RUNTIME_CPURUNTIME_H
+
+#include "mlir/ExecutionEngine/CRunnerUtils.h"
+
+extern "C" {
+
+/// C += A B for row-major-strided 2-D f32 / f64 memrefs (OpenBLAS gemm; a
+/// plain loop for layouts gemm cannot take).
+void _mlir_ciface_trace_rt_matmul_f32(StridedMemRefType<float, 2> *a,
+                                      StridedMemRefType<float, 2> *b,
+                                      StridedMemRefType<float, 2> *c);
+void _mlir_ciface_trace_rt_matmul_f64(StridedMemRefType<double, 2> *a,
+                                      StridedMemRefType<double, 2> *b,
+                                      StridedMemRefType<double, 2> *c);
+
+/// C[i] += A[i] B[i] for each batch index i.
+void _mlir_ciface_trace_rt_batch_matmul_f32(StridedMemRefType<float, 3> *a,
+                                            StridedMemRefType<float, 3> *b,
+                                            StridedMemRefType<float, 3> *c);
+void _mlir_ciface_trace_rt_batch_matmul_f64(StridedMemRefType<double, 3> *a,
+                                            StridedMemRefType<double, 3> *b,
+                                            StridedMemRefType<double, 3> *c);
+
+/// A symbol a tool references so the linker keeps the runtime library.
+int traceRuntimeAbiVersion();
+}
+
+#endif // TRACE_RUNTIME_CPURUNTIME_H

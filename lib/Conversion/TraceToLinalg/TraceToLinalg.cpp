@@ -1,0 +1,1060 @@
+//===- TraceToLinalg.cpp - trace to linalg/tensor/arith/math --------------===//
+//
+// The `trace-to-linalg` conversion: every trace op becomes upstream ops
+// (linalg named and generic ops, tensor, arith, math), the project's export
+// format. The output must be readable by a stock `mlir-opt` and lower to
+// LLVM with upstream passes alone, which decides a few choices below:
+//
+// * Elementwise ops are `linalg.generic` ops with identity maps that write
+//   into `tensor.empty`, so one-shot bufferization allocates their results.
+// * f16/bf16 transcendental functions are computed in f32 (extf, op,
+//   truncf): libm has no half-precision functions (math-to-libm leaves such
+//   ops unlowered) and LLVM would only promote them one op at a time.
+// * f16/bf16 sums and matmuls accumulate in f32 and round once, as PyTorch's
+//   CPU kernels do.
+// * Sources with one value (`trace.full`, reduction and matmul inits) are a
+//   `linalg.fill` of a scalar constant, never a large dense constant.
+// * `trace.random_uniform` is Philox4x32-10 spelled out in arith ops on i32
+//   and i64, bit-identical to trace/Support/Philox.h on every backend.
+//
+//===----------------------------------------------------------------------===//
+
+#include "trace/Conversion/TraceToLinalg/TraceToLinalg.h"
+#include "trace/Conversion/Passes.h"
+#include "trace/Dialect/Trace/IR/TraceOps.h"
+#include "trace/Support/Philox.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <array>
+#include <cmath>
+
+#define DEBUG_TYPE "trace-to-linalg"
+
+namespace mlir::trace {
+#define GEN_PASS_DEF_TRACETOLINALGPASS
+#include "trace/Conversion/Passes.h.inc"
+} // namespace mlir::trace
+
+using namespace mlir;
+using namespace mlir::trace;
+
+//===----------------------------------------------------------------------===//
+// Building blocks
+//===----------------------------------------------------------------------===//
+
+/// A `tensor.empty` of `type`: the destination of a destination-style op.
+static Value createEmpty(OpBuilder &b, Location loc, RankedTensorType type) {
+  return tensor::EmptyOp::create(b, loc, type.getShape(),
+                                 type.getElementType());
+}
+
+/// A `tensor.empty` of `type` filled with the scalar `value`.
+static Value createFilled(OpBuilder &b, Location loc, RankedTensorType type,
+                          TypedAttr value) {
+  Value scalar = arith::ConstantOp::create(b, loc, value);
+  return linalg::FillOp::create(b, loc, scalar, createEmpty(b, loc, type))
+      .getResult(0);
+}
+
+static Value createFloatConstant(OpBuilder &b, Location loc, Type type,
+                                 double value) {
+  return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
+}
+
+static Value createIntConstant(OpBuilder &b, Location loc, Type type,
+                               uint64_t value) {
+  unsigned width = type.getIntOrFloatBitWidth();
+  return arith::ConstantOp::create(b, loc,
+                                   b.getIntegerAttr(type, APInt(width, value)));
+}
+
+/// Computes a scalar from the scalars of the generic's inputs.
+using ScalarFn = function_ref<Value(OpBuilder &, Location, ValueRange)>;
+
+/// A `linalg.generic` over all dims of `resultType` (all parallel, identity
+/// maps) computing `result[i] = scalarFn(inputs[i]...)`. `inputs` may be
+/// empty, for ops that compute from the indices alone.
+static Value createElementwise(OpBuilder &b, Location loc,
+                               RankedTensorType resultType, ValueRange inputs,
+                               ScalarFn scalarFn) {
+  unsigned rank = resultType.getRank();
+  SmallVector<AffineMap> maps(inputs.size() + 1,
+                              b.getMultiDimIdentityMap(rank));
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{resultType}, inputs,
+      ValueRange{createEmpty(b, loc, resultType)}, maps, iterators,
+      [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+        // The last block argument is the (unused) output element.
+        Value result = scalarFn(nested, nestedLoc, args.drop_back());
+        linalg::YieldOp::create(nested, nestedLoc, result);
+      });
+  return generic.getResult(0);
+}
+
+/// Reshapes `source` (row-major) into `target`, which has as many elements:
+/// one collapse or expand where the dims group up, else through 1-D.
+static Value createReshape(OpBuilder &b, Location loc, Value source,
+                           RankedTensorType target) {
+  auto sourceType = cast<RankedTensorType>(source.getType());
+  if (sourceType == target)
+    return source;
+  int64_t sourceRank = sourceType.getRank(), targetRank = target.getRank();
+  std::optional<SmallVector<ReassociationIndices>> reassociation;
+  if (std::min(sourceRank, targetRank) == 0) {
+    // To or from rank 0 (all sizes 1): no dims are grouped.
+    reassociation.emplace();
+  } else if (std::min(sourceRank, targetRank) == 1) {
+    // To or from rank 1: all dims form one group.
+    reassociation.emplace(
+        1, ReassociationIndices(llvm::to_vector(
+               llvm::seq<int64_t>(std::max(sourceRank, targetRank)))));
+  } else if (sourceRank != targetRank) {
+    reassociation = getReassociationIndicesForReshape(sourceType, target);
+  }
+  if (reassociation && sourceRank > targetRank)
+    return tensor::CollapseShapeOp::create(b, loc, target, source,
+                                           *reassociation);
+  if (reassociation && sourceRank < targetRank)
+    return tensor::ExpandShapeOp::create(b, loc, target, source,
+                                         *reassociation);
+  // Same rank, or ranks whose dims do not group up (2x3 -> 3x2).
+  auto flat = RankedTensorType::get({sourceType.getNumElements()},
+                                    sourceType.getElementType());
+  return createReshape(b, loc, createReshape(b, loc, source, flat), target);
+}
+
+//===----------------------------------------------------------------------===//
+// Scalar bodies of the elementwise ops
+//===----------------------------------------------------------------------===//
+
+static bool isFloat(Value value) { return isa<FloatType>(value.getType()); }
+
+/// Calls `fn` on `args`, first extending f16/bf16 arguments to f32 and
+/// truncating the result back: libm and the LLVM intrinsics the CPU backend
+/// lowers math ops to have no half-precision versions.
+static Value computeInF32(OpBuilder &b, Location loc, ValueRange args,
+                          ScalarFn fn) {
+  Type type = args.front().getType();
+  if (type.getIntOrFloatBitWidth() >= 32)
+    return fn(b, loc, args);
+  Type f32 = b.getF32Type();
+  SmallVector<Value> wide;
+  for (Value arg : args)
+    wide.push_back(arith::ExtFOp::create(b, loc, f32, arg));
+  return arith::TruncFOp::create(b, loc, type, fn(b, loc, wide));
+}
+
+/// A math op on float scalars, computed in f32 for f16 and bf16.
+template <typename MathOp>
+static Value createTranscendental(OpBuilder &b, Location loc, ValueRange args) {
+  return computeInF32(b, loc, args,
+                      [](OpBuilder &b, Location loc, ValueRange args) -> Value {
+                        return MathOp::create(b, loc, args);
+                      });
+}
+
+/// `FloatOp` for float scalars, `IntOp` for integer ones.
+template <typename FloatOp, typename IntOp>
+static Value createArith(OpBuilder &b, Location loc, ValueRange args) {
+  if (isFloat(args.front()))
+    return FloatOp::create(b, loc, args);
+  return IntOp::create(b, loc, args);
+}
+
+/// 1 / (1 + e^-x).
+static Value createLogistic(OpBuilder &b, Location loc, ValueRange args) {
+  return computeInF32(
+      b, loc, args, [](OpBuilder &b, Location loc, ValueRange args) -> Value {
+        Value x = args.front();
+        Value one = createFloatConstant(b, loc, x.getType(), 1.0);
+        Value exp =
+            math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
+        return arith::DivFOp::create(b, loc, one,
+                                     arith::AddFOp::create(b, loc, one, exp));
+      });
+}
+
+static Value createScalar(NegOp, OpBuilder &b, Location loc, ValueRange args) {
+  Value x = args.front();
+  if (isFloat(x))
+    return arith::NegFOp::create(b, loc, x);
+  Value zero = createIntConstant(b, loc, x.getType(), 0);
+  return arith::SubIOp::create(b, loc, zero, x);
+}
+static Value createScalar(AbsOp, OpBuilder &b, Location loc, ValueRange args) {
+  return createArith<math::AbsFOp, math::AbsIOp>(b, loc, args);
+}
+static Value createScalar(ExpOp, OpBuilder &b, Location loc, ValueRange args) {
+  return createTranscendental<math::ExpOp>(b, loc, args);
+}
+static Value createScalar(LogOp, OpBuilder &b, Location loc, ValueRange args) {
+  return createTranscendental<math::LogOp>(b, loc, args);
+}
+static Value createScalar(SinOp, OpBuilder &b, Location loc, ValueRange args) {
+  return createTranscendental<math::SinOp>(b, loc, args);
+}
+static Value createScalar(CosOp, OpBuilder &b, Location loc, ValueRange args) {
+  return createTranscendental<math::CosOp>(b, loc, args);
+}
+static Value createScalar(TanhOp, OpBuilder &b, Location loc, ValueRange args) {
+  return createTranscendental<math::TanhOp>(b, loc, args);
+}
+static Value createScalar(SqrtOp, OpBuilder &b, Location loc, ValueRange args) {
+  return createTranscendental<math::SqrtOp>(b, loc, args);
+}
+static Value createScalar(RsqrtOp, OpBuilder &b, Location loc,
+                          ValueRange args) {
+  return createTranscendental<math::RsqrtOp>(b, loc, args);
+}
+static Value createScalar(ErfOp, OpBuilder &b, Location loc, ValueRange args) {
+  return createTranscendental<math::ErfOp>(b, loc, args);
+}
+static Value createScalar(LogisticOp, OpBuilder &b, Location loc,
+                          ValueRange args) {
+  return createLogistic(b, loc, args);
+}
+static Value createScalar(AddOp, OpBuilder &b, Location loc, ValueRange args) {
+  return createArith<arith::AddFOp, arith::AddIOp>(b, loc, args);
+}
+static Value createScalar(SubOp, OpBuilder &b, Location loc, ValueRange args) {
+  return createArith<arith::SubFOp, arith::SubIOp>(b, loc, args);
+}
+static Value createScalar(MulOp, OpBuilder &b, Location loc, ValueRange args) {
+  return createArith<arith::MulFOp, arith::MulIOp>(b, loc, args);
+}
+static Value createScalar(DivOp, OpBuilder &b, Location loc, ValueRange args) {
+  // divsi truncates toward zero, as the op's integer division does.
+  return createArith<arith::DivFOp, arith::DivSIOp>(b, loc, args);
+}
+static Value createScalar(PowOp, OpBuilder &b, Location loc, ValueRange args) {
+  return createTranscendental<math::PowFOp>(b, loc, args);
+}
+static Value createScalar(MaximumOp, OpBuilder &b, Location loc,
+                          ValueRange args) {
+  // maximumf propagates NaN, like torch.maximum (maxnumf would not).
+  return createArith<arith::MaximumFOp, arith::MaxSIOp>(b, loc, args);
+}
+static Value createScalar(MinimumOp, OpBuilder &b, Location loc,
+                          ValueRange args) {
+  return createArith<arith::MinimumFOp, arith::MinSIOp>(b, loc, args);
+}
+static Value createScalar(SelectOp, OpBuilder &b, Location loc,
+                          ValueRange args) {
+  return arith::SelectOp::create(b, loc, args[0], args[1], args[2]);
+}
+
+static arith::CmpFPredicate getFloatPredicate(ComparisonDirection direction) {
+  // Ordered comparisons (false on NaN) except `ne`, which is true on NaN.
+  switch (direction) {
+  case ComparisonDirection::EQ:
+    return arith::CmpFPredicate::OEQ;
+  case ComparisonDirection::NE:
+    return arith::CmpFPredicate::UNE;
+  case ComparisonDirection::LT:
+    return arith::CmpFPredicate::OLT;
+  case ComparisonDirection::LE:
+    return arith::CmpFPredicate::OLE;
+  case ComparisonDirection::GT:
+    return arith::CmpFPredicate::OGT;
+  case ComparisonDirection::GE:
+    return arith::CmpFPredicate::OGE;
+  }
+  llvm_unreachable("unknown comparison direction");
+}
+
+static arith::CmpIPredicate getIntPredicate(ComparisonDirection direction,
+                                            bool isBool) {
+  // i1 compares unsigned (false < true); i32 and i64 compare signed.
+  switch (direction) {
+  case ComparisonDirection::EQ:
+    return arith::CmpIPredicate::eq;
+  case ComparisonDirection::NE:
+    return arith::CmpIPredicate::ne;
+  case ComparisonDirection::LT:
+    return isBool ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt;
+  case ComparisonDirection::LE:
+    return isBool ? arith::CmpIPredicate::ule : arith::CmpIPredicate::sle;
+  case ComparisonDirection::GT:
+    return isBool ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt;
+  case ComparisonDirection::GE:
+    return isBool ? arith::CmpIPredicate::uge : arith::CmpIPredicate::sge;
+  }
+  llvm_unreachable("unknown comparison direction");
+}
+
+static Value createScalar(CompareOp op, OpBuilder &b, Location loc,
+                          ValueRange args) {
+  Value lhs = args[0], rhs = args[1];
+  if (isFloat(lhs))
+    return arith::CmpFOp::create(b, loc, getFloatPredicate(op.getDirection()),
+                                 lhs, rhs);
+  bool isBool = lhs.getType().isInteger(1);
+  return arith::CmpIOp::create(
+      b, loc, getIntPredicate(op.getDirection(), isBool), lhs, rhs);
+}
+
+/// Converts a scalar to `to` with `trace.convert`'s semantics: floats round
+/// to nearest even, floats to integers truncate toward zero, anything to i1
+/// is `x != 0`, i1 to a number is 0 or 1.
+static Value createConversion(OpBuilder &b, Location loc, Value x, Type to) {
+  Type from = x.getType();
+  if (from == to)
+    return x;
+  if (to.isInteger(1)) {
+    // `une`: NaN converts to true, as in PyTorch.
+    if (isa<FloatType>(from))
+      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, x,
+                                   createFloatConstant(b, loc, from, 0.0));
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, x,
+                                 createIntConstant(b, loc, from, 0));
+  }
+  unsigned fromWidth = from.getIntOrFloatBitWidth();
+  unsigned toWidth = to.getIntOrFloatBitWidth();
+  if (isa<FloatType>(from) && isa<FloatType>(to)) {
+    // f16 <-> bf16 has no direct extf/truncf; going through f32 is exact on
+    // the way up, so the result is still rounded once.
+    if (fromWidth == toWidth)
+      return createConversion(
+          b, loc, arith::ExtFOp::create(b, loc, b.getF32Type(), x), to);
+    if (fromWidth < toWidth)
+      return arith::ExtFOp::create(b, loc, to, x);
+    return arith::TruncFOp::create(b, loc, to, x);
+  }
+  if (isa<FloatType>(from))
+    return arith::FPToSIOp::create(b, loc, to, x);
+  bool isBool = from.isInteger(1);
+  if (isa<FloatType>(to)) {
+    if (isBool)
+      return arith::UIToFPOp::create(b, loc, to, x);
+    return arith::SIToFPOp::create(b, loc, to, x);
+  }
+  if (isBool)
+    return arith::ExtUIOp::create(b, loc, to, x);
+  if (fromWidth < toWidth)
+    return arith::ExtSIOp::create(b, loc, to, x);
+  return arith::TruncIOp::create(b, loc, to, x);
+}
+
+//===----------------------------------------------------------------------===//
+// Philox4x32-10
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Writes Philox4x32-10 (trace/Support/Philox.h) as arith ops on i32 and
+/// i64 at a builder's insertion point, creating each constant once so the
+/// output reads like the reference.
+class PhiloxEmitter {
+public:
+  PhiloxEmitter(OpBuilder &b, Location loc) : b(b), loc(loc) {}
+
+  /// Low and high 32-bit halves of an i64.
+  std::pair<Value, Value> split(Value x) {
+    Value lo = arith::TruncIOp::create(b, loc, b.getI32Type(), x);
+    Value hi = arith::TruncIOp::create(
+        b, loc, b.getI32Type(), arith::ShRUIOp::create(b, loc, x, i64(32)));
+    return {lo, hi};
+  }
+
+  /// philox::randomWord: word `index % 4` of Philox4x32-10 applied to the
+  /// counter (lo(n), hi(n), 0, 0), n = offset + index / 4, under the key
+  /// (key0, key1) = (lo(seed), hi(seed)). `index` is an i64.
+  Value randomWord(Value key0, Value key1, uint64_t offset, Value index) {
+    Value block = arith::AddIOp::create(
+        b, loc, i64(offset), arith::ShRUIOp::create(b, loc, index, i64(2)));
+    Value lane = arith::AndIOp::create(b, loc, index, i64(3));
+
+    auto [blockLo, blockHi] = split(block);
+    std::array<Value, 4> ctr = {blockLo, blockHi, i32(0), i32(0)};
+    for (int round = 0; round < philox::kRounds; ++round) {
+      auto [hi0, lo0] = mulHiLo(philox::kMul0, ctr[0]);
+      auto [hi1, lo1] = mulHiLo(philox::kMul1, ctr[2]);
+      ctr = {xorAll({hi1, ctr[1], key0}), lo1, xorAll({hi0, ctr[3], key1}),
+             lo0};
+      // The key after the last round is never read.
+      if (round + 1 < philox::kRounds) {
+        key0 = arith::AddIOp::create(b, loc, key0, i32(philox::kWeyl0));
+        key1 = arith::AddIOp::create(b, loc, key1, i32(philox::kWeyl1));
+      }
+    }
+
+    // ctr[lane] as a select chain: scalars cannot be indexed dynamically.
+    Value word = ctr[3];
+    for (int i = 2; i >= 0; --i) {
+      Value isLane =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, i64(i));
+      word = arith::SelectOp::create(b, loc, isLane, ctr[i], word);
+    }
+    return word;
+  }
+
+private:
+  /// (mulhi, mullo) of a 32-bit constant and a 32-bit word, from one 64-bit
+  /// product of the zero-extended operands.
+  std::pair<Value, Value> mulHiLo(uint32_t multiplier, Value x) {
+    Value product = arith::MulIOp::create(
+        b, loc, i64(multiplier),
+        arith::ExtUIOp::create(b, loc, b.getI64Type(), x));
+    auto [lo, hi] = split(product);
+    return {hi, lo};
+  }
+
+  Value xorAll(ArrayRef<Value> values) {
+    Value result = values.front();
+    for (Value value : values.drop_front())
+      result = arith::XOrIOp::create(b, loc, result, value);
+    return result;
+  }
+
+  Value i32(uint64_t value) { return constant(b.getI32Type(), value); }
+  Value i64(uint64_t value) { return constant(b.getI64Type(), value); }
+  Value constant(Type type, uint64_t value) {
+    Value &cached = constants[{type, value}];
+    if (!cached)
+      cached = createIntConstant(b, loc, type, value);
+    return cached;
+  }
+
+  OpBuilder &b;
+  Location loc;
+  llvm::SmallDenseMap<std::pair<Type, uint64_t>, Value> constants;
+};
+
+} // namespace
+
+/// The row-major linear index (i64) of a generic's current element.
+static Value createRowMajorIndex(OpBuilder &b, Location loc,
+                                 ArrayRef<int64_t> shape) {
+  Type i64 = b.getI64Type();
+  Value linear;
+  for (auto [dim, size] : llvm::enumerate(shape)) {
+    Value index = arith::IndexCastUIOp::create(
+        b, loc, i64, linalg::IndexOp::create(b, loc, dim));
+    if (!linear) {
+      linear = index;
+      continue;
+    }
+    Value scaled = arith::MulIOp::create(b, loc, linear,
+                                         createIntConstant(b, loc, i64, size));
+    linear = arith::AddIOp::create(b, loc, scaled, index);
+  }
+  return linear ? linear : createIntConstant(b, loc, i64, 0);
+}
+
+/// philox::wordToUniform: the top p bits of `word` times 2^-p, computed in
+/// f32 (f64 for f64), where every step is exact, then converted (exactly)
+/// to `type`.
+static Value createUniform(OpBuilder &b, Location loc, Value word, Type type) {
+  int precision = type.isF64()    ? 32
+                  : type.isF16()  ? 11
+                  : type.isBF16() ? 8
+                                  : 24;
+  Value bits = word;
+  if (precision < 32)
+    bits = arith::ShRUIOp::create(
+        b, loc, word,
+        createIntConstant(b, loc, b.getI32Type(), 32 - precision));
+  Type computeType = type.isF64() ? type : b.getF32Type();
+  Value value = arith::UIToFPOp::create(b, loc, computeType, bits);
+  Value scale =
+      createFloatConstant(b, loc, computeType, std::ldexp(1.0, -precision));
+  Value uniform = arith::MulFOp::create(b, loc, value, scale);
+  if (computeType != type)
+    uniform = arith::TruncFOp::create(b, loc, type, uniform);
+  return uniform;
+}
+
+//===----------------------------------------------------------------------===//
+// Reduction and matmul helpers
+//===----------------------------------------------------------------------===//
+
+/// The identity of `reduce_sum` in `type`: zero.
+static TypedAttr getIdentity(OpBuilder &b, ReduceSumOp, Type type) {
+  return b.getZeroAttr(type);
+}
+/// The identity of `reduce_max` in `type`: -inf, or the smallest integer.
+static TypedAttr getIdentity(OpBuilder &b, ReduceMaxOp, Type type) {
+  if (auto floatType = dyn_cast<FloatType>(type))
+    return b.getFloatAttr(type, APFloat::getInf(floatType.getFloatSemantics(),
+                                                /*Negative=*/true));
+  return b.getIntegerAttr(
+      type, APInt::getSignedMinValue(type.getIntOrFloatBitWidth()));
+}
+
+/// The type sums of `elementType` accumulate in: f32 for f16 and bf16, as
+/// in PyTorch's CPU kernels (one rounding at the end instead of one per
+/// addition, which loses whole units in a bf16 dot product of length 100),
+/// else the element type itself.
+static Type getSumAccumulatorType(Type elementType) {
+  if (isa<Float16Type, BFloat16Type>(elementType))
+    return Float32Type::get(elementType.getContext());
+  return elementType;
+}
+static Type getAccumulatorType(ReduceSumOp, Type elementType) {
+  return getSumAccumulatorType(elementType);
+}
+static Type getAccumulatorType(ReduceMaxOp, Type elementType) {
+  // A maximum is exact in any type.
+  return elementType;
+}
+
+/// `value` with its elements converted to `elementType` (for accumulators:
+/// f32 to f16/bf16, rounding to nearest even).
+static Value createElementCast(OpBuilder &b, Location loc, Value value,
+                               Type elementType) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getElementType() == elementType)
+    return value;
+  return createElementwise(b, loc, type.clone(elementType), value,
+                           [&](OpBuilder &b, Location loc, ValueRange args) {
+                             return createConversion(b, loc, args.front(),
+                                                     elementType);
+                           });
+}
+
+/// Combines an input element into the accumulator, extending the input to
+/// the accumulator's type first where they differ.
+static Value createCombiner(OpBuilder &b, Location loc, ReduceSumOp,
+                            Value input, Value accumulator) {
+  if (input.getType() != accumulator.getType())
+    input = arith::ExtFOp::create(b, loc, accumulator.getType(), input);
+  return createArith<arith::AddFOp, arith::AddIOp>(b, loc,
+                                                   {input, accumulator});
+}
+static Value createCombiner(OpBuilder &b, Location loc, ReduceMaxOp,
+                            Value input, Value accumulator) {
+  // NaN-propagating, like torch.amax.
+  return createArith<arith::MaximumFOp, arith::MaxSIOp>(b, loc,
+                                                        {input, accumulator});
+}
+
+/// The reassociation that expands the reduced tensor back to the `keepdim`
+/// shape: each kept dim groups with the size-1 reduced dims that follow it
+/// (leading reduced dims join the first kept dim).
+static SmallVector<ReassociationIndices>
+getKeepdimReassociation(int64_t rank, ArrayRef<int64_t> reducedDims) {
+  SmallVector<ReassociationIndices> groups;
+  ReassociationIndices leading;
+  for (int64_t dim = 0; dim < rank; ++dim) {
+    bool reduced = llvm::is_contained(reducedDims, dim);
+    if (!reduced) {
+      groups.emplace_back(leading);
+      leading.clear();
+      groups.back().push_back(dim);
+    } else if (groups.empty()) {
+      leading.push_back(dim);
+    } else {
+      groups.back().push_back(dim);
+    }
+  }
+  return groups;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise ops
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Any elementwise op whose scalar body `createScalar` builds.
+template <typename OpTy>
+struct ElementwiseLowering final : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpTy::Adaptor;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType = cast<RankedTensorType>(op.getType());
+    Value result = createElementwise(
+        rewriter, op.getLoc(), resultType, adaptor.getOperands(),
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          return createScalar(op, b, loc, args);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct ConvertLowering final : OpConversionPattern<ConvertOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ConvertOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType resultType = op.getType();
+    if (adaptor.getOperand().getType() == resultType) {
+      rewriter.replaceOp(op, adaptor.getOperand());
+      return success();
+    }
+    Type to = resultType.getElementType();
+    Value result = createElementwise(
+        rewriter, op.getLoc(), resultType, adaptor.getOperand(),
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          return createConversion(b, loc, args.front(), to);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Sources
+//===----------------------------------------------------------------------===//
+
+struct ConstantLowering final : OpConversionPattern<ConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ConstantOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto value = dyn_cast<TypedAttr>(op.getValue());
+    if (!value)
+      return rewriter.notifyMatchFailure(op, "constant value is not typed");
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, value);
+    return success();
+  }
+};
+
+struct FullLowering final : OpConversionPattern<FullOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(FullOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto value = dyn_cast<TypedAttr>(op.getValue());
+    if (!value)
+      return rewriter.notifyMatchFailure(op, "fill value is not typed");
+    rewriter.replaceOp(op, createFilled(rewriter, op.getLoc(),
+                                        cast<RankedTensorType>(op.getType()),
+                                        value));
+    return success();
+  }
+};
+
+struct IotaLowering final : OpConversionPattern<IotaOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(IotaOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType = cast<RankedTensorType>(op.getType());
+    Type elementType = resultType.getElementType();
+    uint64_t dim = op.getDimension();
+    Value result = createElementwise(
+        rewriter, op.getLoc(), resultType, /*inputs=*/{},
+        [&](OpBuilder &b, Location loc, ValueRange) -> Value {
+          Value index = linalg::IndexOp::create(b, loc, dim);
+          if (!isa<FloatType>(elementType))
+            return arith::IndexCastOp::create(b, loc, elementType, index);
+          Value i64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+          return arith::SIToFPOp::create(b, loc, elementType, i64);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Element `i` (row-major) of `trace.random_uniform` is philox::randomWord(
+/// seed, offset, i) turned into [0, 1). Each element recomputes its block:
+/// four elements sharing one is redundancy a vectorizing backend may remove,
+/// and it keeps the op a single parallel generic.
+struct RandomUniformLowering final : OpConversionPattern<RandomUniformOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(RandomUniformOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType = cast<RankedTensorType>(op.getType());
+    // The seed is a rank-0 tensor operand; the key is its two halves,
+    // computed once above the generic, whose body reads them as scalars.
+    Value seed = tensor::ExtractOp::create(rewriter, loc, adaptor.getSeed(),
+                                           ValueRange{});
+    Value key0, key1;
+    std::tie(key0, key1) = PhiloxEmitter(rewriter, loc).split(seed);
+    uint64_t offset = op.getOffset();
+    Value result = createElementwise(
+        rewriter, loc, resultType, /*inputs=*/{},
+        [&](OpBuilder &b, Location loc, ValueRange) {
+          Value index = createRowMajorIndex(b, loc, resultType.getShape());
+          Value word =
+              PhiloxEmitter(b, loc).randomWord(key0, key1, offset, index);
+          return createUniform(b, loc, word, resultType.getElementType());
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Shape ops
+//===----------------------------------------------------------------------===//
+
+struct BroadcastInDimLowering final : OpConversionPattern<BroadcastInDimOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(BroadcastInDimOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value operand = adaptor.getOperand();
+    auto operandType = cast<RankedTensorType>(operand.getType());
+    auto resultType = cast<RankedTensorType>(op.getType());
+    // Dims are strictly increasing, so equal types mean the identity.
+    if (operandType == resultType) {
+      rewriter.replaceOp(op, operand);
+      return success();
+    }
+    // Operand dim k is read at result dim dims[k], or at 0 where a size-1
+    // operand dim is stretched.
+    MLIRContext *ctx = rewriter.getContext();
+    SmallVector<AffineExpr> exprs;
+    for (auto [k, dim] : llvm::enumerate(op.getBroadcastDimensions())) {
+      bool stretched =
+          operandType.getDimSize(k) == 1 && resultType.getDimSize(dim) != 1;
+      exprs.push_back(stretched ? getAffineConstantExpr(0, ctx)
+                                : getAffineDimExpr(dim, ctx));
+    }
+    unsigned rank = resultType.getRank();
+    SmallVector<AffineMap> maps = {AffineMap::get(rank, 0, exprs, ctx),
+                                   rewriter.getMultiDimIdentityMap(rank)};
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    rewriter.replaceOpWithNewOp<linalg::GenericOp>(
+        op, TypeRange{resultType}, ValueRange{operand},
+        ValueRange{createEmpty(rewriter, op.getLoc(), resultType)}, maps,
+        iterators, [](OpBuilder &b, Location loc, ValueRange args) {
+          linalg::YieldOp::create(b, loc, args.front());
+        });
+    return success();
+  }
+};
+
+struct ReshapeLowering final : OpConversionPattern<ReshapeOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ReshapeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, createReshape(rewriter, op.getLoc(),
+                                         adaptor.getOperand(),
+                                         cast<RankedTensorType>(op.getType())));
+    return success();
+  }
+};
+
+struct TransposeLowering final : OpConversionPattern<TransposeOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(TransposeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    // linalg.transpose has the op's convention: result dim i is input dim
+    // permutation[i].
+    auto resultType = cast<RankedTensorType>(op.getType());
+    auto transpose = linalg::TransposeOp::create(
+        rewriter, op.getLoc(), adaptor.getOperand(),
+        createEmpty(rewriter, op.getLoc(), resultType), op.getPermutation());
+    rewriter.replaceOp(op, transpose.getResult());
+    return success();
+  }
+};
+
+struct SliceLowering final : OpConversionPattern<SliceOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(SliceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType = cast<RankedTensorType>(op.getType());
+    MLIRContext *ctx = rewriter.getContext();
+    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+        op, resultType, adaptor.getOperand(),
+        getAsIndexOpFoldResult(ctx, op.getStartIndices()),
+        getAsIndexOpFoldResult(ctx, resultType.getShape()),
+        getAsIndexOpFoldResult(ctx, op.getStrides()));
+    return success();
+  }
+};
+
+struct ConcatenateLowering final : OpConversionPattern<ConcatenateOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ConcatenateOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (adaptor.getInputs().size() == 1) {
+      rewriter.replaceOp(op, adaptor.getInputs().front());
+      return success();
+    }
+    // tensor.concat bufferizes (to an allocation and one copy per input) in
+    // MLIR 22, and reads better than the insert_slice chain it decomposes to.
+    rewriter.replaceOpWithNewOp<tensor::ConcatOp>(
+        op, op.getType(), op.getDimension(), adaptor.getInputs());
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Reductions and matmul
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy>
+struct ReduceLowering final : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpTy::Adaptor;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value operand = adaptor.getOperand();
+    auto operandType = cast<RankedTensorType>(operand.getType());
+    auto resultType = cast<RankedTensorType>(op.getType());
+    SmallVector<int64_t> dims(op.getDimensions());
+    if (dims.empty()) {
+      rewriter.replaceOp(op, operand);
+      return success();
+    }
+    // linalg.reduce wants its dimensions sorted; the op takes any order.
+    llvm::sort(dims);
+
+    SmallVector<int64_t> reducedShape;
+    for (auto [dim, size] : llvm::enumerate(operandType.getShape()))
+      if (!llvm::is_contained(dims, static_cast<int64_t>(dim)))
+        reducedShape.push_back(size);
+    Type elementType = operandType.getElementType();
+    Type accumulatorType = getAccumulatorType(op, elementType);
+    auto reducedType = RankedTensorType::get(reducedShape, accumulatorType);
+    Value init = createFilled(rewriter, loc, reducedType,
+                              getIdentity(rewriter, op, accumulatorType));
+    auto reduce = linalg::ReduceOp::create(
+        rewriter, loc, ValueRange{operand}, ValueRange{init}, dims,
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          linalg::YieldOp::create(b, loc,
+                                  createCombiner(b, loc, op, args[0], args[1]));
+        });
+    Value result =
+        createElementCast(rewriter, loc, reduce.getResult(0), elementType);
+    if (cast<RankedTensorType>(result.getType()) != resultType)
+      result = tensor::ExpandShapeOp::create(
+          rewriter, loc, resultType, result,
+          getKeepdimReassociation(resultType.getRank(), dims));
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct MatmulLowering final : OpConversionPattern<MatmulOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(MatmulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
+    auto resultType = cast<RankedTensorType>(op.getType());
+    int64_t rank = resultType.getRank();
+    if (rank < 2)
+      return rewriter.notifyMatchFailure(op, "matmul of rank below 2");
+    // The named ops extend f16/bf16 operands to an f32 accumulator in their
+    // body; the result is rounded once at the end.
+    Type elementType = resultType.getElementType();
+    Type accumulatorType = getSumAccumulatorType(elementType);
+    TypedAttr zero = rewriter.getZeroAttr(accumulatorType);
+
+    if (rank == 2) {
+      Value init =
+          createFilled(rewriter, loc, resultType.clone(accumulatorType), zero);
+      Value product =
+          linalg::MatmulOp::create(rewriter, loc, TypeRange{init.getType()},
+                                   ValueRange{lhs, rhs}, ValueRange{init})
+              .getResult(0);
+      rewriter.replaceOp(
+          op, createElementCast(rewriter, loc, product, elementType));
+      return success();
+    }
+
+    // More than one batch dim: collapse them into one for batch_matmul
+    // (the batch dims are contiguous in all three operands) and expand the
+    // result back.
+    SmallVector<ReassociationIndices> reassociation;
+    if (rank > 3) {
+      reassociation.push_back({});
+      for (int64_t dim = 0; dim < rank - 2; ++dim)
+        reassociation.back().push_back(dim);
+      reassociation.push_back({rank - 2});
+      reassociation.push_back({rank - 1});
+      lhs = tensor::CollapseShapeOp::create(rewriter, loc, lhs, reassociation);
+      rhs = tensor::CollapseShapeOp::create(rewriter, loc, rhs, reassociation);
+    }
+    auto batchType = RankedTensorType::get(
+        {cast<RankedTensorType>(lhs.getType()).getDimSize(0),
+         resultType.getDimSize(rank - 2), resultType.getDimSize(rank - 1)},
+        accumulatorType);
+    Value init = createFilled(rewriter, loc, batchType, zero);
+    Value result =
+        linalg::BatchMatmulOp::create(rewriter, loc, TypeRange{batchType},
+                                      ValueRange{lhs, rhs}, ValueRange{init})
+            .getResult(0);
+    result = createElementCast(rewriter, loc, result, elementType);
+    if (rank > 3)
+      result = tensor::ExpandShapeOp::create(rewriter, loc, resultType, result,
+                                             reassociation);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Region ops
+//===----------------------------------------------------------------------===//
+
+/// `trace.checkpoint` and `trace.fusion` only mark regions for autodiff,
+/// rematerialization and kernel formation; once lowered, their bodies run
+/// in place. Nested region ops are inlined when the driver reaches them.
+template <typename OpTy>
+struct InlineRegionLowering final : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpTy::Adaptor;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Block &body = op.getBody().front();
+    auto yield = cast<YieldOp>(body.getTerminator());
+    // The results are the yielded values, where a yielded block argument
+    // stands for the corresponding input.
+    SmallVector<Value> results;
+    for (Value value : yield.getValues()) {
+      auto arg = dyn_cast<BlockArgument>(value);
+      results.push_back(arg && arg.getOwner() == &body
+                            ? adaptor.getInputs()[arg.getArgNumber()]
+                            : value);
+    }
+    rewriter.inlineBlockBefore(&body, op, adaptor.getInputs());
+    rewriter.replaceOp(op, results);
+    rewriter.eraseOp(yield);
+    return success();
+  }
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Entry points
+//===----------------------------------------------------------------------===//
+
+void mlir::trace::populateTraceToLinalgPatterns(RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<
+      // Unary and binary elementwise.
+      ElementwiseLowering<NegOp>, ElementwiseLowering<AbsOp>,
+      ElementwiseLowering<ExpOp>, ElementwiseLowering<LogOp>,
+      ElementwiseLowering<SinOp>, ElementwiseLowering<CosOp>,
+      ElementwiseLowering<TanhOp>, ElementwiseLowering<SqrtOp>,
+      ElementwiseLowering<RsqrtOp>, ElementwiseLowering<ErfOp>,
+      ElementwiseLowering<LogisticOp>, ElementwiseLowering<AddOp>,
+      ElementwiseLowering<SubOp>, ElementwiseLowering<MulOp>,
+      ElementwiseLowering<DivOp>, ElementwiseLowering<PowOp>,
+      ElementwiseLowering<MaximumOp>, ElementwiseLowering<MinimumOp>,
+      ElementwiseLowering<CompareOp>, ElementwiseLowering<SelectOp>,
+      ConvertLowering,
+      // Sources.
+      ConstantLowering, FullLowering, IotaLowering, RandomUniformLowering,
+      // Shape ops.
+      BroadcastInDimLowering, ReshapeLowering, TransposeLowering, SliceLowering,
+      ConcatenateLowering,
+      // Reductions and matmul.
+      ReduceLowering<ReduceSumOp>, ReduceLowering<ReduceMaxOp>, MatmulLowering,
+      // Regions.
+      InlineRegionLowering<CheckpointOp>, InlineRegionLowering<FusionOp>>(ctx);
+}
+
+void mlir::trace::configureTraceToLinalgTarget(ConversionTarget &target) {
+  target.addIllegalDialect<TraceDialect>();
+  target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
+                         math::MathDialect, tensor::TensorDialect>();
+}
+
+/// True for attribute names in the trace namespace (`trace.name`).
+static bool isTraceAttrName(StringAttr name) {
+  return name.strref().starts_with("trace.");
+}
+
+/// Drops discardable `trace.*` attributes from `op` (and from its function
+/// arguments and results): they name values for readability and policies,
+/// and mean nothing once the trace ops are gone.
+static void dropTraceAttrs(Operation *op) {
+  for (NamedAttribute attr : llvm::to_vector(op->getDiscardableAttrs()))
+    if (isTraceAttrName(attr.getName()))
+      op->removeDiscardableAttr(attr.getName());
+  auto function = dyn_cast<FunctionOpInterface>(op);
+  if (!function)
+    return;
+  for (unsigned i = 0, e = function.getNumArguments(); i < e; ++i)
+    for (NamedAttribute attr : function.getArgAttrs(i))
+      if (isTraceAttrName(attr.getName()))
+        function.removeArgAttr(i, attr.getName());
+  for (unsigned i = 0, e = function.getNumResults(); i < e; ++i)
+    for (NamedAttribute attr : function.getResultAttrs(i))
+      if (isTraceAttrName(attr.getName()))
+        function.removeResultAttr(i, attr.getName());
+}
+
+/// Reports an attribute of the trace dialect (e.g. a `#trace.policy`) that
+/// some non-trace op still carries: stock MLIR could not parse the output.
+static LogicalResult verifyNoTraceAttrs(Operation *op) {
+  Attribute found;
+  op->getAttrDictionary().walk([&](Attribute attr) {
+    if (!found && isa_and_nonnull<TraceDialect>(&attr.getDialect()))
+      found = attr;
+  });
+  if (!found)
+    return success();
+  return op->emitError("cannot export attribute ")
+         << found << " of the trace dialect";
+}
+
+namespace {
+
+struct TraceToLinalgPass final
+    : trace::impl::TraceToLinalgPassBase<TraceToLinalgPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    ConversionTarget target(*ctx);
+    configureTraceToLinalgTarget(target);
+    RewritePatternSet patterns(ctx);
+    populateTraceToLinalgPatterns(patterns);
+    // Partial: func, and whatever else surrounds the trace ops, stays. A
+    // trace op no pattern converts fails the pass with an error at the op.
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      return signalPassFailure();
+
+    WalkResult result = getOperation()->walk([](Operation *op) {
+      dropTraceAttrs(op);
+      return failed(verifyNoTraceAttrs(op)) ? WalkResult::interrupt()
+                                            : WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
+} // namespace

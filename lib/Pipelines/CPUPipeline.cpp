@@ -1,0 +1,78 @@
+//===- CPUPipeline.cpp - trace ops to the LLVM dialect on CPU -------------===//
+
+#include "trace/Pipelines/Pipelines.h"
+
+#include "trace/Conversion/Passes.h"
+#include "trace/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void trace::buildCPUPipeline(OpPassManager &pm,
+                             const CPUPipelineOptions &options) {
+  // 1. The export format: upstream dialects on tensors.
+  pm.addPass(trace::createTraceToLinalgPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  // Elementwise chains become one loop nest each (fusion on CPU), without
+  // recomputing anything.
+  pm.addNestedPass<func::FuncOp>(trace::createTraceFuseElementwisePass());
+  pm.addPass(createCanonicalizerPass());
+
+  // 2. Buffers. Inputs are read-only so the caller's buffers survive;
+  // results are freshly allocated identity-layout buffers the caller owns.
+  pm.addNestedPass<func::FuncOp>(trace::createTraceReadonlyArgsPass());
+  // tensor.empty is only a shape; destinations that survive become
+  // allocations (after empty-tensor elimination reuses what it can).
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
+  pm.addNestedPass<func::FuncOp>(
+      bufferization::createEmptyTensorToAllocTensorPass());
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::BufferDeallocationPipelineOptions dealloc;
+  bufferization::buildBufferDeallocationPipeline(pm, dealloc);
+  // The clones deallocation inserts (a result that aliases an input is
+  // returned as a copy the caller owns) become alloc + copy.
+  pm.addPass(createConvertBufferizationToMemRefPass());
+
+  // 3. Matmuls to BLAS, everything else to loops.
+  if (options.blas)
+    pm.addPass(trace::createTraceLinalgToBLASPass());
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  if (options.approximateMath)
+    pm.addPass(trace::createTraceMathApproximationPass());
+
+  // 4. The LLVM dialect. Math ops with an LLVM intrinsic become intrinsics;
+  // the rest (f64 tanh, erf, ...) become libm calls.
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+}
+
+void trace::registerTracePipelines() {
+  PassPipelineRegistration<CPUPipelineOptions>(
+      "trace-cpu-pipeline",
+      "Lower trace ops through linalg, bufferization and loops to the LLVM "
+      "dialect for the CPU",
+      buildCPUPipeline);
+}
