@@ -25,6 +25,9 @@ void trace::buildCPUPipeline(OpPassManager &pm,
   // Elementwise chains become one loop nest each (fusion on CPU), without
   // recomputing anything.
   pm.addNestedPass<func::FuncOp>(trace::createTraceFuseElementwisePass());
+  // x @ W^T and q @ k^T read the transposed operand in place.
+  pm.addNestedPass<func::FuncOp>(
+      trace::createTraceFoldTransposeIntoMatmulPass());
   pm.addPass(createCanonicalizerPass());
 
   // 2. Buffers. Inputs are read-only so the caller's buffers survive;

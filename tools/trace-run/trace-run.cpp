@@ -35,6 +35,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -432,12 +433,24 @@ int main(int argc, char **argv) {
   if (failed(pm.run(*module)))
     return fail("lowering " + inputFile + " for the CPU failed");
 
+  // Optimize for this machine: without its TargetMachine LLVM's cost model
+  // sees no vector registers and the loop vectorizer does nothing.
+  auto machineBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!machineBuilder)
+    return fail("cannot describe the host CPU: " +
+                toString(machineBuilder.takeError()));
+  machineBuilder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  auto targetMachine = machineBuilder->createTargetMachine();
+  if (!targetMachine)
+    return fail("cannot create a target machine for the host: " +
+                toString(targetMachine.takeError()));
   ExecutionEngineOptions engineOptions;
-  auto transformer = makeOptimizingTransformer(/*optLevel=*/3, /*sizeLevel=*/0,
-                                               /*targetMachine=*/nullptr);
+  auto transformer = makeOptimizingTransformer(
+      /*optLevel=*/3, /*sizeLevel=*/0, targetMachine->get());
   engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
-  auto engine = ExecutionEngine::create(*module, engineOptions);
+  auto engine = ExecutionEngine::create(*module, engineOptions,
+                                        std::move(*targetMachine));
   if (!engine)
     return fail("JIT compilation failed: " + toString(engine.takeError()));
   (*engine)->initialize();

@@ -70,12 +70,27 @@ def TraceMathApproximationPass : Pass<"trace-math-approximation"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def TraceFoldTransposeIntoMatmulPass
+    : Pass<"trace-fold-transpose-into-matmul", "func::FuncOp"> {
+  let summary = "Read transposed matmul operands through indexing maps";
+  let description = [{
+    `linalg.matmul(A, linalg.transpose(W))`, the form of every `nn.Linear`
+    (`x @ W^T`) and of attention scores (`q @ k^T`), becomes a matmul whose
+    indexing map reads `W` transposed, so the transpose is never
+    materialized. The same for a transposed left operand and for
+    `linalg.batch_matmul` with the last two dims swapped.
+    `trace-linalg-to-blas` then hands BLAS a transposed view.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def TraceLinalgToBLASPass : Pass<"trace-linalg-to-blas", "ModuleOp"> {
   let summary = "Call the runtime's BLAS for f32/f64 matmuls on buffers";
   let description = [{
     After bufferization, `linalg.matmul` and `linalg.batch_matmul` on
-    memrefs of f32 or f64 (plain row-by-column form, no user-defined maps)
-    become calls to the runtime's `trace_rt_matmul_<t>` and
+    memrefs of f32 or f64 (in the default form, or reading an operand
+    transposed as trace-fold-transpose-into-matmul leaves them; the operand
+    then goes as a transposed strided view) become calls to the runtime's `trace_rt_matmul_<t>` and
     `trace_rt_batch_matmul_<t>`, which accumulate `C += A B` with OpenBLAS's
     `cblas_?gemm`. Operands are cast to dynamically shaped strided memrefs,
     so one runtime symbol serves every shape. Other element types are left

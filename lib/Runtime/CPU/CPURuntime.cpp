@@ -2,9 +2,9 @@
 //
 // Matmuls call OpenBLAS (Debian's libopenblas) instead of MLIR-generated
 // loops: a tuned gemm is 10-50x faster than scalar loops and that is most
-// of a transformer's time. Layouts gemm cannot express (an inner stride
-// other than 1) fall back to a plain triple loop, which is correct for any
-// strides.
+// of a transformer's time. Operands may be row-major or column-major views
+// (a transposed weight); layouts gemm cannot express fall back to a plain
+// triple loop, which is correct for any strides.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,32 +18,48 @@ namespace {
 
 template <typename T> struct Gemm;
 template <> struct Gemm<float> {
-  static void run(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+  static void run(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int64_t m,
+                  int64_t n, int64_t k, const float *a, int64_t lda,
                   const float *b, int64_t ldb, float *c, int64_t ldc) {
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a,
-                lda, b, ldb, 1.0f, c, ldc);
+    cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, 1.0f, a, lda, b, ldb, 1.0f, c,
+                ldc);
   }
 };
 template <> struct Gemm<double> {
-  static void run(int64_t m, int64_t n, int64_t k, const double *a,
-                  int64_t lda, const double *b, int64_t ldb, double *c,
-                  int64_t ldc) {
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0, a,
-                lda, b, ldb, 1.0, c, ldc);
+  static void run(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int64_t m,
+                  int64_t n, int64_t k, const double *a, int64_t lda,
+                  const double *b, int64_t ldb, double *c, int64_t ldc) {
+    cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, 1.0, a, lda, b, ldb, 1.0, c,
+                ldc);
   }
 };
 
-/// The leading dimension gemm needs for a rows x cols row-major matrix
-/// with these strides, or -1 if the layout is not row-major with unit
-/// inner stride. A single row's outer stride is arbitrary, so it is
-/// replaced by a valid one.
-int64_t leadingDim(int64_t rows, int64_t cols, int64_t rowStride,
-                   int64_t colStride) {
-  if (cols > 1 && colStride != 1)
-    return -1;
-  if (rows <= 1)
-    return std::max<int64_t>(cols, 1);
-  return rowStride >= std::max<int64_t>(cols, 1) ? rowStride : -1;
+/// How gemm can read a rows x cols matrix with these strides: row-major
+/// (unit column stride) as is, column-major (unit row stride) as the
+/// transpose of a row-major matrix. `ld` is the leading dimension; false if
+/// neither (the caller falls back to loops). A dim of size 1 has an
+/// arbitrary stride, so it is treated as whatever fits.
+struct Layout {
+  CBLAS_TRANSPOSE trans = CblasNoTrans;
+  int64_t ld = 0;
+};
+bool gemmLayout(int64_t rows, int64_t cols, int64_t rowStride,
+                int64_t colStride, Layout &layout) {
+  if (cols == 1 || colStride == 1) {
+    int64_t ld = rows <= 1 ? std::max<int64_t>(cols, 1) : rowStride;
+    if (ld >= std::max<int64_t>(cols, 1)) {
+      layout = {CblasNoTrans, ld};
+      return true;
+    }
+  }
+  if (rows == 1 || rowStride == 1) {
+    int64_t ld = cols <= 1 ? std::max<int64_t>(rows, 1) : colStride;
+    if (ld >= std::max<int64_t>(rows, 1)) {
+      layout = {CblasTrans, ld};
+      return true;
+    }
+  }
+  return false;
 }
 
 /// C += A B on one matrix, given base pointers and strides.
@@ -52,11 +68,10 @@ void matmul(int64_t m, int64_t n, int64_t k, const T *a, const int64_t *sa,
             const T *b, const int64_t *sb, T *c, const int64_t *sc) {
   if (m == 0 || n == 0 || k == 0)
     return;
-  int64_t lda = leadingDim(m, k, sa[0], sa[1]);
-  int64_t ldb = leadingDim(k, n, sb[0], sb[1]);
-  int64_t ldc = leadingDim(m, n, sc[0], sc[1]);
-  if (lda > 0 && ldb > 0 && ldc > 0) {
-    Gemm<T>::run(m, n, k, a, lda, b, ldb, c, ldc);
+  Layout la, lb, lc;
+  if (gemmLayout(m, k, sa[0], sa[1], la) && gemmLayout(k, n, sb[0], sb[1], lb) &&
+      gemmLayout(m, n, sc[0], sc[1], lc) && lc.trans == CblasNoTrans) {
+    Gemm<T>::run(la.trans, lb.trans, m, n, k, a, la.ld, b, lb.ld, c, lc.ld);
     return;
   }
   for (int64_t i = 0; i < m; ++i)
