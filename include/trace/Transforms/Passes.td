@@ -70,6 +70,34 @@ def TraceMathApproximationPass : Pass<"trace-math-approximation"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def TraceAutodiffPass : Pass<"trace-autodiff", "ModuleOp"> {
+  let summary = "Reverse-mode autodiff: add @f_grad next to every public @f";
+  let description = [{
+    For every public function `@f` with a body (that is not itself a
+    generated `_grad` function), adds
+
+    ```
+    @f_grad(<f's arguments>, <a cotangent per float result of f>)
+        -> (<f's results>, <the gradient of each float argument of f>)
+    ```
+
+    the joint forward and backward computation: the forward ops of `@f`,
+    then, in reverse order, each op's vector-Jacobian product from its
+    `VJPOpInterface` (`buildVJP`). Cotangents of a value used several times
+    are summed; an argument that receives no gradient gets zeros.
+    Checkpoint and fusion regions are inlined (their recomputation is the
+    job of the forward/backward split). Names carry through: the gradient of
+    argument `blocks.0.fc1.weight` is the result named
+    `grad.blocks.0.fc1.weight`; the cotangent of result `out` is the
+    argument named `cot.out`.
+
+    An op on the path from an argument to a result that neither has a VJP
+    rule nor is marked `NonDifferentiable` is an error at that op.
+  }];
+  let dependentDialects = ["::mlir::trace::TraceDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 def TraceFoldTransposeIntoMatmulPass
     : Pass<"trace-fold-transpose-into-matmul", "func::FuncOp"> {
   let summary = "Read transposed matmul operands through indexing maps";

@@ -1,12 +1,17 @@
 #!/usr/bin/python3
-"""Forward numerics of a whole model on the CPU backend against PyTorch.
+"""Forward (and with --grad, gradient) numerics of a whole model on the CPU
+backend against PyTorch.
 
 Builds one of bench/models.py's models twice (trace IR and torch.nn.Module,
 same parameters), draws the input with a fixed seed, and runs the trace IR
 with `trace-run --expect` at rtol 1e-4 / atol 1e-5 against the module's
-output in float32.
+output in float32. With --grad, the IR goes through `trace-opt
+--trace-autodiff` first and @forward_grad's gradient of the input and of
+every parameter, for a random output cotangent, is compared with
+torch.autograd's.
 
-    model_numerics.py --model gpt_block --trace-run trace-run --workdir DIR
+    model_numerics.py --model gpt_block --trace-opt trace-opt \
+        --trace-run trace-run --workdir DIR [--grad]
 """
 
 import argparse
@@ -34,6 +39,8 @@ def main():
     parser.add_argument("--workdir", required=True)
     parser.add_argument("--rtol", type=float, default=1e-4)
     parser.add_argument("--atol", type=float, default=1e-5)
+    parser.add_argument("--grad", action="store_true")
+    parser.add_argument("--trace-opt", default="trace-opt")
     args = parser.parse_args()
     os.makedirs(args.workdir, exist_ok=True)
 
@@ -42,24 +49,35 @@ def main():
     with open(src, "w") as f:
         f.write(text)
     gen = torch.Generator().manual_seed(1234)
-    x = torch.rand(shape, generator=gen) * 2 - 1
-    with torch.no_grad():
-        expected = module(x)
-    cmd = [args.trace_run, src, "--quiet", f"--rtol={args.rtol}", f"--atol={args.atol}"]
+    x = (torch.rand(shape, generator=gen) * 2 - 1).requires_grad_(args.grad)
     tensors = [("x", x)] + list(module.named_parameters())
+    out = module(x)
+    cmd = [args.trace_run, src, "--quiet", f"--rtol={args.rtol}", f"--atol={args.atol}"]
+    expected = {"out": out.detach()}
+    if args.grad:
+        cot = torch.rand(out.shape, generator=gen) * 2 - 1
+        grads = torch.autograd.grad(out, [t for _, t in tensors], cot)
+        expected.update({f"grad.{name}": g for (name, _), g in zip(tensors, grads)})
+        tensors.append(("cot.out", cot))
+        grad_src = os.path.join(args.workdir, f"{args.model}_grad.mlir")
+        subprocess.run([args.trace_opt, src, "--trace-autodiff", "-o", grad_src], check=True)
+        cmd = [args.trace_run, grad_src, "--entry=forward_grad", "--quiet",
+               f"--rtol={args.rtol}", f"--atol={args.atol}"]
     for name, t in tensors:
         path = os.path.join(args.workdir, f"{name}.npy")
         np.save(path, t.detach().numpy())
         cmd.append(f"--arg={name}={path}")
-    ref = os.path.join(args.workdir, "expected.npy")
-    np.save(ref, expected.numpy())
-    cmd.append(f"--expect=out={ref}")
+    for name, t in expected.items():
+        ref = os.path.join(args.workdir, f"expected.{name}.npy")
+        np.save(ref, t.numpy())
+        cmd.append(f"--expect={name}={ref}")
     proc = subprocess.run(cmd, capture_output=True, text=True)
     sys.stdout.write(proc.stdout)
     sys.stderr.write(proc.stderr)
-    status = "matches" if proc.returncode == 0 else "DOES NOT match"
-    print(f"{args.model}: {len(tensors)} inputs, output {list(expected.shape)} {status} "
-          f"PyTorch (rtol {args.rtol}, atol {args.atol})")
+    status = "match" if proc.returncode == 0 else "DO NOT match"
+    what = "output and gradients" if args.grad else "output"
+    print(f"{args.model}: {len(tensors)} inputs, {len(expected)} checked values "
+          f"({what}) {status} PyTorch (rtol {args.rtol}, atol {args.atol})")
     sys.exit(proc.returncode)
 
 

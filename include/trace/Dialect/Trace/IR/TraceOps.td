@@ -67,6 +67,11 @@ def Trace_CheckpointPolicyAttr : AttrDef<Trace_Dialect, "CheckpointPolicy"> {
 class Trace_Op<string mnemonic, list<Trait> traits = []>
     : Op<Trace_Dialect, mnemonic, traits>;
 
+// Ops with a reverse-mode derivative rule (`buildVJP`, in TraceVJP.cpp).
+// Every compute op carries it or `Trace_NonDifferentiableTrait`, except the
+// constants (`constant`, `full`), which have no operands.
+defvar Trace_Differentiable = DeclareOpInterfaceMethods<Trace_VJPOpInterface>;
+
 // Compute ops: pure, with a cost. `costMethods` lists the cost-interface
 // methods the op overrides (the rest use the interface defaults).
 class Trace_ComputeOp<string mnemonic, list<Trait> traits = [],
@@ -76,7 +81,8 @@ class Trace_ComputeOp<string mnemonic, list<Trait> traits = [],
 
 class Trace_UnaryOp<string mnemonic, Type type, list<Trait> traits = []>
     : Trace_ComputeOp<mnemonic, !listconcat([Elementwise,
-        SameOperandsAndResultType, InferTypeOpInterface], traits)> {
+        SameOperandsAndResultType, InferTypeOpInterface, Trace_Differentiable],
+        traits)> {
   let arguments = (ins type:$operand);
   let results = (outs type:$result);
   let assemblyFormat = "$operand attr-dict `:` type($result)";
@@ -85,7 +91,8 @@ class Trace_UnaryOp<string mnemonic, Type type, list<Trait> traits = []>
 
 class Trace_BinaryOp<string mnemonic, Type type, list<Trait> traits = []>
     : Trace_ComputeOp<mnemonic, !listconcat([Elementwise,
-        SameOperandsAndResultType, InferTypeOpInterface], traits)> {
+        SameOperandsAndResultType, InferTypeOpInterface, Trace_Differentiable],
+        traits)> {
   let arguments = (ins type:$lhs, type:$rhs);
   let results = (outs type:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
@@ -185,7 +192,7 @@ def Trace_CompareOp : Trace_ComputeOp<"compare", [Elementwise,
   let hasFolder = 1;
 }
 
-def Trace_SelectOp : Trace_ComputeOp<"select", [Elementwise,
+def Trace_SelectOp : Trace_ComputeOp<"select", [Elementwise, Trace_Differentiable,
     AllTypesMatch<["on_true", "on_false", "result"]>,
     AllShapesMatch<["cond", "result"]>]> {
   let summary = "Elementwise choice: cond ? on_true : on_false";
@@ -199,7 +206,7 @@ def Trace_SelectOp : Trace_ComputeOp<"select", [Elementwise,
 }
 
 def Trace_ConvertOp : Trace_ComputeOp<"convert", [Elementwise,
-    SameOperandsAndResultShape]> {
+    SameOperandsAndResultShape, Trace_Differentiable]> {
   let summary = "Elementwise element-type conversion (dtype cast)";
   let description = [{
     Float to float rounds to nearest even; float to integer truncates toward
@@ -285,7 +292,8 @@ def Trace_RandomUniformOp : Trace_ComputeOp<"random_uniform", [
 //===----------------------------------------------------------------------===//
 
 def Trace_BroadcastInDimOp : Trace_ComputeOp<"broadcast_in_dim", [
-    Trace_ViewTrait, SameOperandsAndResultElementType], ["getFlops"]> {
+    Trace_ViewTrait, SameOperandsAndResultElementType, Trace_Differentiable],
+    ["getFlops"]> {
   let summary = "Broadcast to a larger shape, mapping operand dims to result dims";
   let description = [{
     ```mlir
@@ -308,7 +316,7 @@ def Trace_BroadcastInDimOp : Trace_ComputeOp<"broadcast_in_dim", [
 }
 
 def Trace_ReshapeOp : Trace_ComputeOp<"reshape", [Trace_ViewTrait,
-    SameOperandsAndResultElementType],
+    SameOperandsAndResultElementType, Trace_Differentiable],
     ["getFlops", "getBytesRead", "getBytesWritten"]> {
   let summary = "Reshape (row-major) to a shape with the same element count";
   let arguments = (ins Trace_Tensor:$operand);
@@ -319,7 +327,7 @@ def Trace_ReshapeOp : Trace_ComputeOp<"reshape", [Trace_ViewTrait,
 }
 
 def Trace_TransposeOp : Trace_ComputeOp<"transpose", [Trace_ViewTrait,
-    Trace_InferShapes], ["getFlops"]> {
+    Trace_Differentiable, Trace_InferShapes], ["getFlops"]> {
   let summary = "Permute dimensions: result dim i is operand dim perm[i]";
   let arguments = (ins Trace_Tensor:$operand, DenseI64ArrayAttr:$permutation);
   let results = (outs Trace_Tensor:$result);
@@ -331,7 +339,7 @@ def Trace_TransposeOp : Trace_ComputeOp<"transpose", [Trace_ViewTrait,
 }
 
 def Trace_SliceOp : Trace_ComputeOp<"slice", [Trace_ViewTrait,
-    Trace_InferShapes], ["getFlops", "getBytesRead"]> {
+    Trace_Differentiable, Trace_InferShapes], ["getFlops", "getBytesRead"]> {
   let summary = "Strided static slice";
   let description = [{
     ```mlir
@@ -352,7 +360,8 @@ def Trace_SliceOp : Trace_ComputeOp<"slice", [Trace_ViewTrait,
 }
 
 def Trace_ConcatenateOp : Trace_ComputeOp<"concatenate", [
-    SameOperandsAndResultElementType, Trace_InferShapes], ["getFlops"]> {
+    SameOperandsAndResultElementType, Trace_Differentiable, Trace_InferShapes],
+    ["getFlops"]> {
   let summary = "Concatenate tensors along one dimension";
   let arguments = (ins Variadic<Trace_Tensor>:$inputs, I64Attr:$dimension);
   let results = (outs Trace_Tensor:$result);
@@ -368,7 +377,7 @@ def Trace_ConcatenateOp : Trace_ComputeOp<"concatenate", [
 
 class Trace_ReduceOp<string mnemonic> : Trace_ComputeOp<mnemonic, [
     Trace_ReductionTrait, SameOperandsAndResultElementType,
-    Trace_InferShapes], ["getFlops"]> {
+    Trace_Differentiable, Trace_InferShapes], ["getFlops"]> {
   let arguments = (ins Trace_NumericTensor:$operand,
                        DenseI64ArrayAttr:$dimensions, UnitAttr:$keepdim);
   let results = (outs Trace_NumericTensor:$result);
@@ -399,7 +408,8 @@ def Trace_ReduceMaxOp : Trace_ReduceOp<"reduce_max"> {
 }
 
 def Trace_MatmulOp : Trace_ComputeOp<"matmul", [SameOperandsElementType,
-    SameOperandsAndResultElementType, Trace_InferShapes], ["getFlops"]> {
+    SameOperandsAndResultElementType, Trace_Differentiable, Trace_InferShapes],
+    ["getFlops"]> {
   let summary = "Batched matrix product: [..., M, K] x [..., K, N] -> [..., M, N]";
   let description = [{
     Both operands have the same rank (at least 2) and the same leading batch

@@ -1,0 +1,421 @@
+//===- TraceVJP.cpp - reverse-mode derivative rules of the trace ops ------===//
+//
+// `VJPOpInterface::buildVJP` of every differentiable op: given the cotangent
+// `g` of the op's result, emit trace ops computing the cotangent of each
+// operand. Conventions follow PyTorch's derivatives.yaml (ties of max/min,
+// pow at zero, abs at zero), so gradients compare against torch.autograd.
+//
+// Common to every rule: a result that is not a float tensor (integer or bool
+// arithmetic, a float-to-int convert) passes no gradient, and neither does an
+// i1 operand (the condition of select). Such operands get a null cotangent.
+//
+//===----------------------------------------------------------------------===//
+
+#include "trace/Dialect/Trace/IR/TraceOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+
+using namespace mlir;
+using namespace mlir::trace;
+
+namespace {
+
+constexpr double kTwoOverSqrtPi = 1.12837916709551257390; // 2 / sqrt(pi)
+
+/// Builds trace ops at one location; the rules below read as formulas.
+struct Emitter {
+  OpBuilder &b;
+  Location loc;
+
+  Value add(Value x, Value y) { return AddOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return SubOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return MulOp::create(b, loc, x, y); }
+  Value div(Value x, Value y) { return DivOp::create(b, loc, x, y); }
+  Value neg(Value x) { return NegOp::create(b, loc, x); }
+  Value select(Value c, Value x, Value y) {
+    return SelectOp::create(b, loc, c, x, y);
+  }
+  Value cmp(ComparisonDirection dir, Value x, Value y) {
+    return CompareOp::create(b, loc, dir, x, y);
+  }
+
+  /// A tensor of `like`'s type filled with `value`.
+  Value full(Value like, double value) {
+    auto type = cast<RankedTensorType>(like.getType());
+    return FullOp::create(b, loc, type,
+                          b.getFloatAttr(type.getElementType(), value));
+  }
+  Value zerosLike(Value like) { return full(like, 0.0); }
+  /// Zeros of `like`'s element type in `shape`.
+  Value zeros(Value like, ArrayRef<int64_t> shape) {
+    auto type = cast<RankedTensorType>(like.getType()).clone(shape);
+    return FullOp::create(b, loc, type,
+                          b.getFloatAttr(type.getElementType(), 0.0));
+  }
+
+  Value reshape(Value x, ArrayRef<int64_t> shape) {
+    auto type = cast<RankedTensorType>(x.getType());
+    if (type.getShape() == shape)
+      return x;
+    return ReshapeOp::create(b, loc, type.clone(shape), x);
+  }
+
+  /// Sums a cotangent of `broadcast`'s result down to its operand's shape:
+  /// over the new dims and over the operand's size-1 dims that were
+  /// stretched, then a reshape drops the summed dims.
+  Value sumToOperand(Value g, BroadcastInDimOp broadcast) {
+    RankedTensorType operandType = broadcast.getOperand().getType();
+    RankedTensorType resultType = broadcast.getType();
+    ArrayRef<int64_t> dims = broadcast.getBroadcastDimensions();
+    SmallVector<int64_t> summed;
+    for (int64_t d = 0, e = resultType.getRank(); d < e; ++d) {
+      const int64_t *it = llvm::find(dims, d);
+      if (it == dims.end() ||
+          (operandType.getDimSize(it - dims.begin()) == 1 &&
+           resultType.getDimSize(d) != 1))
+        summed.push_back(d);
+    }
+    if (!summed.empty())
+      g = ReduceSumOp::create(b, loc, g, summed);
+    return reshape(g, operandType.getShape());
+  }
+
+  /// Broadcasts `r`, the result of a reduction of a tensor of `type` over
+  /// `reduced` (with or without keepdim), back to `type`.
+  Value broadcastBack(Value r, ArrayRef<int64_t> reduced, bool keepdim,
+                      RankedTensorType type) {
+    SmallVector<int64_t> dims;
+    for (int64_t d = 0, e = type.getRank(); d < e; ++d)
+      if (keepdim || !llvm::is_contained(reduced, d))
+        dims.push_back(d);
+    return BroadcastInDimOp::create(b, loc, type.clone(type.getElementType()),
+                                    r, dims);
+  }
+
+  /// Concatenates `before` and `after` zeros around `x` along `dim`.
+  Value pad(Value x, int64_t dim, int64_t before, int64_t after) {
+    auto shape = llvm::to_vector(cast<RankedTensorType>(x.getType()).getShape());
+    SmallVector<Value> parts;
+    Value beforeZeros;
+    if (before > 0) {
+      shape[dim] = before;
+      parts.push_back(beforeZeros = zeros(x, shape));
+    }
+    parts.push_back(x);
+    if (after > 0) {
+      shape[dim] = after;
+      parts.push_back(after == before ? beforeZeros : zeros(x, shape));
+    }
+    if (parts.size() == 1)
+      return x;
+    return ConcatenateOp::create(b, loc, parts, dim);
+  }
+
+  /// Swaps the last two dims (the matrix transpose of a batched matmul).
+  Value transposeLast2(Value x) {
+    int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+    auto perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+    std::swap(perm[rank - 1], perm[rank - 2]);
+    return TransposeOp::create(b, loc, x, perm);
+  }
+};
+
+bool isFloatTensor(Value v) {
+  return isa<FloatType>(cast<ShapedType>(v.getType()).getElementType());
+}
+
+/// Runs `rule(emitter, g)` for an op whose single result has cotangent
+/// `cotangents[0]`; the rule pushes one cotangent per operand. An absent or
+/// non-float cotangent gives every operand a null cotangent.
+template <typename Rule>
+LogicalResult vjp(Operation *op, OpBuilder &builder, ValueRange cotangents,
+                  SmallVectorImpl<Value> &operandCotangents, Rule rule) {
+  Value g = cotangents.empty() ? Value() : cotangents.front();
+  if (!g || !isFloatTensor(g)) {
+    operandCotangents.append(op->getNumOperands(), Value());
+    return success();
+  }
+  Emitter e{builder, op->getLoc()};
+  size_t before = operandCotangents.size();
+  rule(e, g);
+  if (operandCotangents.size() - before != op->getNumOperands())
+    return op->emitOpError("VJP rule produced ")
+           << operandCotangents.size() - before << " cotangents for "
+           << op->getNumOperands() << " operands";
+  return success();
+}
+
+} // namespace
+
+// The rules, one per op; `g` is the result's cotangent, `x`/`a`/`b` the
+// operands, `y` the result.
+
+#define TRACE_VJP(OP)                                                          \
+  LogicalResult OP::buildVJP(OpBuilder &builder, ValueRange cotangents,         \
+                             SmallVectorImpl<Value> &out)
+
+#define TRACE_UNARY_VJP(OP, EXPR)                                              \
+  TRACE_VJP(OP) {                                                              \
+    return vjp(*this, builder, cotangents, out, [&](Emitter &e, Value g) {     \
+      [[maybe_unused]] Value x = getOperand(), y = getResult();                \
+      out.push_back(EXPR);                                                     \
+    });                                                                        \
+  }
+
+//===----------------------------------------------------------------------===//
+// Unary elementwise
+//===----------------------------------------------------------------------===//
+
+// neg: dx = -g
+TRACE_UNARY_VJP(NegOp, e.neg(g))
+// abs: dx = g * sign(x), sign(0) = 0 (torch's sgn): selects, no sign op.
+TRACE_UNARY_VJP(AbsOp,
+                e.select(e.cmp(ComparisonDirection::GT, x, e.zerosLike(x)), g,
+                         e.select(e.cmp(ComparisonDirection::LT, x,
+                                        e.zerosLike(x)),
+                                  e.neg(g), e.zerosLike(g))))
+// exp: dx = g * y
+TRACE_UNARY_VJP(ExpOp, e.mul(g, y))
+// log: dx = g / x
+TRACE_UNARY_VJP(LogOp, e.div(g, x))
+// sin: dx = g * cos(x)
+TRACE_UNARY_VJP(SinOp, e.mul(g, CosOp::create(builder, getLoc(), x)))
+// cos: dx = -(g * sin(x))
+TRACE_UNARY_VJP(CosOp, e.neg(e.mul(g, SinOp::create(builder, getLoc(), x))))
+// tanh: dx = g * (1 - y^2)
+TRACE_UNARY_VJP(TanhOp, e.mul(g, e.sub(e.full(y, 1.0), e.mul(y, y))))
+// sqrt: dx = g / (2 y)
+TRACE_UNARY_VJP(SqrtOp, e.div(g, e.add(y, y)))
+// rsqrt: dx = g * (-1/2 y^3)
+TRACE_UNARY_VJP(RsqrtOp, e.mul(g, e.mul(e.full(y, -0.5), e.mul(y, e.mul(y, y)))))
+// erf: dx = g * 2/sqrt(pi) * exp(-x^2)
+TRACE_UNARY_VJP(ErfOp,
+                e.mul(g, e.mul(e.full(x, kTwoOverSqrtPi),
+                               ExpOp::create(builder, getLoc(),
+                                             e.neg(e.mul(x, x))))))
+// logistic: dx = g * y * (1 - y)
+TRACE_UNARY_VJP(LogisticOp, e.mul(g, e.mul(y, e.sub(e.full(y, 1.0), y))))
+
+#undef TRACE_UNARY_VJP
+
+//===----------------------------------------------------------------------===//
+// Binary elementwise
+//===----------------------------------------------------------------------===//
+
+#define TRACE_BINARY_VJP(OP, DA, DB)                                           \
+  TRACE_VJP(OP) {                                                              \
+    return vjp(*this, builder, cotangents, out, [&](Emitter &e, Value g) {     \
+      [[maybe_unused]] Value a = getLhs(), b = getRhs(), y = getResult();      \
+      out.push_back(DA);                                                       \
+      out.push_back(DB);                                                       \
+    });                                                                        \
+  }
+
+// add: da = g, db = g
+TRACE_BINARY_VJP(AddOp, g, g)
+// sub: da = g, db = -g
+TRACE_BINARY_VJP(SubOp, g, e.neg(g))
+// mul: da = g * b, db = g * a
+TRACE_BINARY_VJP(MulOp, e.mul(g, b), e.mul(g, a))
+// div: da = g / b, db = -g * ((a / b) / b) (torch's form; a / b is y)
+TRACE_BINARY_VJP(DivOp, e.div(g, b), e.mul(e.neg(g), e.div(y, b)))
+
+#undef TRACE_BINARY_VJP
+
+// pow, y = a^b (torch's pow_backward_self / pow_backward_exponent):
+//   da = b == 0 ? 0 : g * b * a^(b - 1)
+//   db = (a == 0 && b >= 0) ? 0 : g * y * log(a)
+TRACE_VJP(PowOp) {
+  return vjp(*this, builder, cotangents, out, [&](Emitter &e, Value g) {
+    Value a = getLhs(), b = getRhs(), y = getResult();
+    Value zeros = e.zerosLike(g);
+    Value powm1 = PowOp::create(builder, getLoc(), a, e.sub(b, e.full(b, 1.0)));
+    out.push_back(e.select(e.cmp(ComparisonDirection::EQ, b, zeros), zeros,
+                           e.mul(g, e.mul(b, powm1))));
+    Value db = e.mul(g, e.mul(y, LogOp::create(builder, getLoc(), a)));
+    out.push_back(e.select(
+        e.cmp(ComparisonDirection::EQ, a, zeros),
+        e.select(e.cmp(ComparisonDirection::GE, b, zeros), zeros, db), db));
+  });
+}
+
+/// maximum / minimum (torch's max/min backward): a tie splits g in halves;
+/// the operand that loses gets 0. With a NaN no comparison holds and both
+/// operands get g, as in torch.
+///   t = a == b ? g / 2 : g;  da = a loses ? 0 : t;  db = b loses ? 0 : t
+static void minMaxVJP(Emitter &e, Value g, Value a, Value b,
+                      ComparisonDirection aLoses, ComparisonDirection bLoses,
+                      SmallVectorImpl<Value> &out) {
+  Value zeros = e.zerosLike(g);
+  Value t = e.select(e.cmp(ComparisonDirection::EQ, a, b),
+                     e.mul(g, e.full(g, 0.5)), g);
+  out.push_back(e.select(e.cmp(aLoses, a, b), zeros, t));
+  out.push_back(e.select(e.cmp(bLoses, a, b), zeros, t));
+}
+
+// maximum: a loses where a < b, b where a > b.
+TRACE_VJP(MaximumOp) {
+  return vjp(*this, builder, cotangents, out, [&](Emitter &e, Value g) {
+    minMaxVJP(e, g, getLhs(), getRhs(), ComparisonDirection::LT,
+              ComparisonDirection::GT, out);
+  });
+}
+
+// minimum: a loses where a > b, b where a < b.
+TRACE_VJP(MinimumOp) {
+  return vjp(*this, builder, cotangents, out, [&](Emitter &e, Value g) {
+    minMaxVJP(e, g, getLhs(), getRhs(), ComparisonDirection::GT,
+              ComparisonDirection::LT, out);
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Select, convert
+//===----------------------------------------------------------------------===//
+
+// select: dcond = none, don_true = c ? g : 0, don_false = c ? 0 : g
+TRACE_VJP(SelectOp) {
+  return vjp(*this, builder, cotangents, out, [&](Emitter &e, Value g) {
+    Value zeros = e.zerosLike(g);
+    out.push_back(Value());
+    out.push_back(e.select(getCond(), g, zeros));
+    out.push_back(e.select(getCond(), zeros, g));
+  });
+}
+
+// convert: float -> float passes g back converted to the source type;
+// anything from or to an integer or bool type passes nothing.
+TRACE_VJP(ConvertOp) {
+  return vjp(*this, builder, cotangents, out, [&](Emitter &e, Value g) {
+    if (!isFloatTensor(getOperand())) {
+      out.push_back(Value());
+      return;
+    }
+    out.push_back(ConvertOp::create(builder, getLoc(),
+                                    getOperand().getType(), g));
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Shape ops
+//===----------------------------------------------------------------------===//
+
+// broadcast_in_dim: dx = reshape(reduce_sum(g, new and stretched dims))
+TRACE_VJP(BroadcastInDimOp) {
+  return vjp(*this, builder, cotangents, out, [&](Emitter &e, Value g) {
+    out.push_back(e.sumToOperand(g, *this));
+  });
+}
+
+// reshape: dx = reshape(g, shape(x))
+TRACE_VJP(ReshapeOp) {
+  return vjp(*this, builder, cotangents, out, [&](Emitter &e, Value g) {
+    out.push_back(e.reshape(g, getOperand().getType().getShape()));
+  });
+}
+
+// transpose: dx = transpose(g, inverse(perm))
+TRACE_VJP(TransposeOp) {
+  return vjp(*this, builder, cotangents, out, [&](Emitter &e, Value g) {
+    ArrayRef<int64_t> perm = getPermutation();
+    SmallVector<int64_t> inverse(perm.size());
+    for (auto [i, p] : llvm::enumerate(perm))
+      inverse[p] = i;
+    out.push_back(TransposeOp::create(builder, getLoc(), g, inverse));
+  });
+}
+
+// slice: dx = g scattered into zeros of x's shape, one dim at a time. A
+// stride s spreads the m elements s apart: reshape [m] -> [m, 1],
+// concatenate zeros [m, s - 1], reshape to [m * s], keep the first
+// (m - 1) * s + 1; then zeros are concatenated before `start` and after.
+TRACE_VJP(SliceOp) {
+  return vjp(*this, builder, cotangents, out, [&](Emitter &e, Value g) {
+    RankedTensorType operandType = getOperand().getType();
+    if (getType().getNumElements() == 0) {
+      out.push_back(e.zeros(g, operandType.getShape()));
+      return;
+    }
+    Value c = g;
+    for (int64_t d = 0, rank = operandType.getRank(); d < rank; ++d) {
+      int64_t start = getStartIndices()[d], stride = getStrides()[d];
+      auto shape = llvm::to_vector(cast<RankedTensorType>(c.getType()).getShape());
+      int64_t m = shape[d];
+      if (stride > 1 && m > 1) {
+        SmallVector<int64_t> split(shape);
+        split.insert(split.begin() + d + 1, 1);
+        c = e.pad(e.reshape(c, split), d + 1, 0, stride - 1);
+        SmallVector<int64_t> spread(shape);
+        spread[d] = m * stride;
+        c = e.reshape(c, spread);
+        SmallVector<int64_t> starts(rank, 0), limits(spread), strides(rank, 1);
+        limits[d] = (m - 1) * stride + 1;
+        c = SliceOp::create(builder, getLoc(), c, starts, limits, strides);
+      }
+      int64_t length = cast<RankedTensorType>(c.getType()).getDimSize(d);
+      c = e.pad(c, d, start, operandType.getDimSize(d) - start - length);
+    }
+    out.push_back(c);
+  });
+}
+
+// concatenate: dx_i = slice of g along `dim` at x_i's offset
+TRACE_VJP(ConcatenateOp) {
+  return vjp(*this, builder, cotangents, out, [&](Emitter &e, Value g) {
+    int64_t dim = getDimension(), offset = 0;
+    for (Value input : getInputs()) {
+      auto type = cast<RankedTensorType>(input.getType());
+      SmallVector<int64_t> starts(type.getRank(), 0),
+          limits(getType().getShape()), strides(type.getRank(), 1);
+      starts[dim] = offset;
+      offset += type.getDimSize(dim);
+      limits[dim] = offset;
+      out.push_back(
+          SliceOp::create(builder, getLoc(), g, starts, limits, strides));
+    }
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions and matmul
+//===----------------------------------------------------------------------===//
+
+// reduce_sum: dx = broadcast g back over the reduced dims
+TRACE_VJP(ReduceSumOp) {
+  return vjp(*this, builder, cotangents, out, [&](Emitter &e, Value g) {
+    out.push_back(e.broadcastBack(g, getDimensions(), getKeepdim(),
+                                  getOperand().getType()));
+  });
+}
+
+// reduce_max (torch.amax): g is shared evenly among the maximal elements.
+//   mask = x == broadcast(y);  dx = mask * broadcast(g / sum(mask))
+TRACE_VJP(ReduceMaxOp) {
+  return vjp(*this, builder, cotangents, out, [&](Emitter &e, Value g) {
+    RankedTensorType type = getOperand().getType();
+    auto back = [&](Value r) {
+      return e.broadcastBack(r, getDimensions(), getKeepdim(), type);
+    };
+    Value mask = ConvertOp::create(
+        builder, getLoc(), type,
+        e.cmp(ComparisonDirection::EQ, getOperand(), back(getResult())));
+    Value count = ReduceSumOp::create(builder, getLoc(), mask, getDimensions(),
+                                      getKeepdim());
+    out.push_back(e.mul(mask, back(e.div(g, count))));
+  });
+}
+
+// matmul: da = g @ b^T, db = a^T @ g (transposes of the last two dims)
+TRACE_VJP(MatmulOp) {
+  return vjp(*this, builder, cotangents, out, [&](Emitter &e, Value g) {
+    out.push_back(MatmulOp::create(builder, getLoc(), g,
+                                   e.transposeLast2(getRhs())));
+    out.push_back(MatmulOp::create(builder, getLoc(),
+                                   e.transposeLast2(getLhs()), g));
+  });
+}
+
+#undef TRACE_VJP

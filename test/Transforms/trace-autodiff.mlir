@@ -1,0 +1,60 @@
+// trace-autodiff adds @f_grad: f's arguments plus a cotangent per float
+// result, returning f's results plus a gradient per float argument. Regions
+// are inlined, cotangents of reused values are summed, unreached arguments
+// get zeros, names carry through.
+// RUN: trace-opt %s -trace-autodiff -split-input-file -verify-diagnostics --allow-unregistered-dialect | FileCheck %s
+
+// CHECK-LABEL: func.func @forward(
+// CHECK: trace.checkpoint
+// CHECK-LABEL: func.func @forward_grad(
+// CHECK-SAME: %[[X:[^:]*]]: tensor<4x8xf32> {trace.name = "x"}, %[[W:[^:]*]]: tensor<8x3xf32> {trace.name = "fc.weight"}, %{{[^:]*}}: tensor<3xf32> {trace.name = "unused"}, %{{[^:]*}}: tensor<i64>, %[[COT:[^:]*]]: tensor<4x3xf32> {trace.name = "cot.out"})
+// CHECK-SAME: -> (tensor<4x3xf32> {trace.name = "out"}, tensor<4x8xf32> {trace.name = "grad.x"}, tensor<8x3xf32> {trace.name = "grad.fc.weight"}, tensor<3xf32> {trace.name = "grad.unused"})
+// CHECK-NOT: trace.checkpoint
+// CHECK: %[[M:.*]] = trace.matmul %[[X]], %[[W]]
+// CHECK: %[[T:.*]] = trace.tanh %[[M]]
+// CHECK: %[[Y:.*]] = trace.mul %[[T]], %[[T]]
+// t is used twice by the mul: its two cotangents are summed.
+// CHECK: %[[G1:.*]] = trace.mul %[[COT]], %[[T]]
+// CHECK: %[[G2:.*]] = trace.mul %[[COT]], %[[T]]
+// CHECK: %[[GT:.*]] = trace.add %[[G1]], %[[G2]]
+// CHECK: %[[GM:.*]] = trace.mul %[[GT]], %{{.*}}
+// CHECK: %[[DX:.*]] = trace.matmul %[[GM]], %{{.*}} : tensor<4x3xf32>, tensor<3x8xf32> -> tensor<4x8xf32>
+// CHECK: %[[DW:.*]] = trace.matmul %{{.*}}, %[[GM]] : tensor<8x4xf32>, tensor<4x3xf32> -> tensor<8x3xf32>
+// CHECK: %[[ZERO:.*]] = trace.full 0.000000e+00 : tensor<3xf32>
+// CHECK: return %[[Y]], %[[DX]], %[[DW]], %[[ZERO]]
+func.func @forward(%x: tensor<4x8xf32> {trace.name = "x"}, %w: tensor<8x3xf32> {trace.name = "fc.weight"},
+                   %unused: tensor<3xf32> {trace.name = "unused"}, %seed: tensor<i64>)
+    -> (tensor<4x3xf32> {trace.name = "out"}) {
+  %r = trace.checkpoint "blk" ins(%a = %x : tensor<4x8xf32>, %b = %w : tensor<8x3xf32>) -> tensor<4x3xf32> {
+    %m = trace.matmul %a, %b : tensor<4x8xf32>, tensor<8x3xf32> -> tensor<4x3xf32>
+    %t = trace.tanh %m : tensor<4x3xf32>
+    %s = trace.mul %t, %t : tensor<4x3xf32>
+    trace.yield %s : tensor<4x3xf32>
+  }
+  return %r : tensor<4x3xf32>
+}
+
+// -----
+
+// Non-float results get no cotangent; non-differentiable ops (compare,
+// random numbers) stop the gradient without error; unnamed slots are
+// named like trace-run names them.
+// CHECK-LABEL: func.func @mixed_grad(
+// CHECK-SAME: %{{[^:]*}}: tensor<4xf32>, %{{[^:]*}}: tensor<i64>, %[[C:[^:]*]]: tensor<4xf32> {trace.name = "cot.result0"})
+// CHECK-SAME: -> (tensor<4xf32>, tensor<4xi1>, tensor<4xf32> {trace.name = "grad.arg0"})
+func.func @mixed(%x: tensor<4xf32>, %seed: tensor<i64>) -> (tensor<4xf32>, tensor<4xi1>) {
+  %u = trace.random_uniform %seed, offset = 0 : tensor<4xf32>
+  %keep = trace.compare lt, %u, %x : tensor<4xf32>
+  %y = trace.mul %x, %u : tensor<4xf32>
+  return %y, %keep : tensor<4xf32>, tensor<4xi1>
+}
+
+// -----
+
+// An op without a derivative rule between an argument and a result is an
+// error at that op.
+func.func @opaque(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'foo.bar' op has no derivative rule (VJPOpInterface) and lies between an argument and a result of @opaque}}
+  %y = "foo.bar"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
