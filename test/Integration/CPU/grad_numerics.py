@@ -27,16 +27,12 @@ import torch
 
 SEED = 20261203
 
+# The IR and input helpers are op_numerics.py's, shared (same directory).
+from op_numerics import MLIR_DTYPE, draw, ttype  # noqa: E402
+
 F32, F64 = torch.float32, torch.float64
-MLIR_DTYPE = {F32: "f32", F64: "f64", torch.bool: "i1", torch.int32: "i32",
-              torch.int64: "i64"}
 TRANSCENDENTAL = {"exp", "log", "sin", "cos", "tanh", "sqrt", "rsqrt", "erf",
                   "logistic", "pow", "matmul"}
-
-
-def ttype(shape, dtype):
-    dims = "x".join(str(d) for d in shape)
-    return f"tensor<{dims + 'x' if dims else ''}{MLIR_DTYPE[dtype]}>"
 
 
 def shape_name(shape):
@@ -47,15 +43,6 @@ def tol(dtype, transcendental):
     if dtype == F64:
         return 1e-10, 1e-10
     return (1e-4, 1e-5) if transcendental else (1e-5, 1e-6)
-
-
-def draw(gen, shape, dtype, low=-1.0, high=1.0):
-    if dtype == torch.bool:
-        return torch.rand(shape, generator=gen) < 0.5
-    if dtype in (torch.int32, torch.int64):
-        return torch.randint(int(low), int(high), shape, generator=gen).to(dtype)
-    x = torch.rand(shape, generator=gen, dtype=F64) * (high - low) + low
-    return x.to(dtype)
 
 
 def draw_away_from_zero(gen, shape, dtype, low, high):
