@@ -14,6 +14,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
 
 #define DEBUG_TYPE "trace-autodiff"
 
@@ -26,6 +27,11 @@ using namespace mlir;
 using namespace mlir::trace;
 
 namespace {
+
+/// Marks, during autodiff only, a forward op that the backward recomputes.
+constexpr StringLiteral kRecomputeAttr = "trace.recompute";
+/// Marks the functions the pass generates ("grad", "fwd", "bwd").
+constexpr StringLiteral kGeneratedAttr = "trace.autodiff";
 
 bool isFloatTensor(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
@@ -68,6 +74,41 @@ void inlineRegions(func::FuncOp func) {
   }
 }
 
+/// Marks the ops inside checkpoint regions whose results are recomputed in
+/// backward rather than saved. A value is recomputed if some checkpoint
+/// region it is computed in does not yield it (a region's outputs are
+/// ordinary values, saved as the next block's inputs, as in PyTorch), and
+/// no policy of the regions around it lets it be saved.
+void markRecomputed(func::FuncOp func) {
+  func.walk([&](Operation *op) {
+    if (isa<CheckpointOp, FusionOp, YieldOp>(op) || op->getNumResults() == 0)
+      return;
+    bool recomputed = false, saved = false;
+    // Follow each result out through the yields of the regions around it.
+    SmallVector<Value> values(op->getResults());
+    for (Operation *parent = op->getParentOp(); parent && !isa<func::FuncOp>(parent);
+         parent = parent->getParentOp()) {
+      auto yield = cast<YieldOp>(parent->getRegion(0).front().getTerminator());
+      SmallVector<Value> escaping;
+      for (Value value : values)
+        for (OpOperand &use : value.getUses())
+          if (use.getOwner() == yield.getOperation())
+            escaping.push_back(parent->getResult(use.getOperandNumber()));
+      if (auto checkpoint = dyn_cast<CheckpointOp>(parent)) {
+        if (CheckpointPolicyAttr policy = checkpoint.getPolicyAttr())
+          saved |= policy.allowsSaving(op);
+        if (escaping.size() < values.size() || escaping.empty())
+          recomputed = true;
+      }
+      values = std::move(escaping);
+      if (values.empty())
+        break;
+    }
+    if (recomputed && !saved)
+      op->setAttr(kRecomputeAttr, UnitAttr::get(op->getContext()));
+  });
+}
+
 /// Cotangents per value, summed as they arrive.
 class Cotangents {
 public:
@@ -87,14 +128,191 @@ private:
   llvm::DenseMap<Value, Value> map;
 };
 
-LogicalResult differentiate(func::FuncOp func, SymbolTable &symbols) {
+/// A name for a saved value: its producer's trace.name, the argument's
+/// name, or the producer's op name and position.
+std::string residualName(func::FuncOp f, Value value, unsigned index) {
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return "saved." + slotName(f, arg.getArgNumber(), /*result=*/false);
+  Operation *op = value.getDefiningOp();
+  if (auto name = op->getAttrOfType<StringAttr>(TraceDialect::kNameAttrName))
+    return "saved." + name.getValue().str();
+  return "saved." + op->getName().stripDialect().str() + "." +
+         std::to_string(index);
+}
+
+/// Splits @f_grad into @f_fwd (f's arguments -> f's results + residuals)
+/// and @f_bwd (residuals + cotangents -> gradients). A residual is a
+/// forward value the backward reads, except values computed inside a
+/// checkpoint region (marked kRecomputeAttr): the backward recomputes those
+/// from the region's inputs, which become residuals instead. A remark on @f
+/// lists what is saved, with shapes and bytes.
+LogicalResult splitForwardBackward(func::FuncOp f, func::FuncOp grad,
+                                   size_t numForward, size_t numCotangents,
+                                   SymbolTable &symbols, bool printSaved) {
+  MLIRContext *ctx = f.getContext();
+  Block &block = grad.getBody().front();
+  auto ret = cast<func::ReturnOp>(block.getTerminator());
+  unsigned numArgs = f.getNumArguments(), numResults = f.getNumResults();
+  SmallVector<Operation *> ops;
+  for (Operation &op : block.without_terminator())
+    ops.push_back(&op);
+  ArrayRef<Operation *> forwardOps = ArrayRef(ops).take_front(numForward);
+  ArrayRef<Operation *> backwardOps = ArrayRef(ops).drop_front(numForward);
+  llvm::SmallPtrSet<Operation *, 32> isForward(forwardOps.begin(),
+                                               forwardOps.end());
+
+  // What the backward needs from the forward: saved values, and ops to
+  // recompute (collected transitively, replayed in forward order).
+  SetVector<Value> residuals;
+  llvm::SmallPtrSet<Operation *, 32> recompute;
+  std::function<void(Value)> need = [&](Value value) {
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      if (arg.getArgNumber() < numArgs)
+        residuals.insert(value);
+      return;
+    }
+    Operation *def = value.getDefiningOp();
+    if (!isForward.contains(def))
+      return;
+    if (!def->hasAttr(kRecomputeAttr)) {
+      residuals.insert(value);
+      return;
+    }
+    if (!recompute.insert(def).second)
+      return;
+    for (Value operand : def->getOperands())
+      need(operand);
+  };
+  for (Operation *op : backwardOps)
+    for (Value operand : op->getOperands())
+      need(operand);
+  for (Value value : ret.getOperands().drop_front(numResults))
+    need(value);
+
+  OpBuilder builder(ctx);
+  builder.setInsertionPointAfter(grad);
+  std::string base = f.getSymName().str();
+
+  // @f_fwd: the forward ops; f's results, then the residuals.
+  SmallVector<Type> fwdResults(f.getResultTypes());
+  for (Value r : residuals)
+    fwdResults.push_back(r.getType());
+  auto fwd = func::FuncOp::create(
+      builder, f.getLoc(), base + "_fwd",
+      FunctionType::get(ctx, f.getArgumentTypes(), fwdResults));
+  symbols.insert(fwd);
+  {
+    Block *entry = fwd.addEntryBlock();
+    IRMapping map;
+    for (unsigned i = 0; i < numArgs; ++i)
+      map.map(block.getArgument(i), entry->getArgument(i));
+    OpBuilder b = OpBuilder::atBlockEnd(entry);
+    for (Operation *op : forwardOps)
+      b.clone(*op, map)->removeAttr(kRecomputeAttr);
+    SmallVector<Value> results;
+    for (Value v : ret.getOperands().take_front(numResults))
+      results.push_back(map.lookupOrDefault(v));
+    for (Value r : residuals)
+      results.push_back(map.lookupOrDefault(r));
+    func::ReturnOp::create(b, ret.getLoc(), results);
+  }
+
+  // @f_bwd: residuals and cotangents in; recomputation, then the backward.
+  SmallVector<Type> bwdArgs;
+  for (Value r : residuals)
+    bwdArgs.push_back(r.getType());
+  for (unsigned i = 0; i < numCotangents; ++i)
+    bwdArgs.push_back(block.getArgument(numArgs + i).getType());
+  SmallVector<Type> bwdResults(
+      TypeRange(ret.getOperands().drop_front(numResults)));
+  auto bwd = func::FuncOp::create(builder, f.getLoc(), base + "_bwd",
+                                  FunctionType::get(ctx, bwdArgs, bwdResults));
+  symbols.insert(bwd);
+  {
+    Block *entry = bwd.addEntryBlock();
+    IRMapping map;
+    for (auto [i, r] : llvm::enumerate(residuals))
+      map.map(r, entry->getArgument(i));
+    for (unsigned i = 0; i < numCotangents; ++i)
+      map.map(block.getArgument(numArgs + i),
+              entry->getArgument(residuals.size() + i));
+    OpBuilder b = OpBuilder::atBlockEnd(entry);
+    for (Operation *op : forwardOps)
+      if (recompute.contains(op))
+        b.clone(*op, map)->removeAttr(kRecomputeAttr);
+    for (Operation *op : backwardOps)
+      b.clone(*op, map);
+    SmallVector<Value> grads;
+    for (Value v : ret.getOperands().drop_front(numResults))
+      grads.push_back(map.lookupOrDefault(v));
+    func::ReturnOp::create(b, ret.getLoc(), grads);
+  }
+
+  // Names and the saved-for-backward remark.
+  SmallVector<DictionaryAttr> fwdResultAttrs, bwdArgAttrs;
+  auto named = [&](StringRef name) {
+    return DictionaryAttr::get(
+        ctx, {NamedAttribute(StringAttr::get(ctx, TraceDialect::kNameAttrName),
+                             StringAttr::get(ctx, name))});
+  };
+  for (unsigned i = 0; i < numResults; ++i)
+    fwdResultAttrs.push_back(grad.getResultAttrDict(i)
+                                 ? grad.getResultAttrDict(i)
+                                 : DictionaryAttr::get(ctx));
+  std::string report;
+  llvm::raw_string_ostream os(report);
+  int64_t total = 0, argumentBytes = 0;
+  for (auto [i, r] : llvm::enumerate(residuals)) {
+    std::string name = residualName(f, r, i);
+    fwdResultAttrs.push_back(named(name));
+    bwdArgAttrs.push_back(named(name));
+    int64_t bytes = getTensorBytes(r.getType());
+    total += bytes;
+    if (isa<BlockArgument>(r))
+      argumentBytes += bytes;
+    os << "\n  " << name << ": " << r.getType() << ", " << bytes
+       << " bytes, from "
+       << (isa<BlockArgument>(r) ? StringRef("an argument")
+                                 : r.getDefiningOp()->getName().getStringRef());
+  }
+  for (unsigned i = 0; i < numCotangents; ++i)
+    bwdArgAttrs.push_back(grad.getArgAttrDict(numArgs + i));
+  SmallVector<DictionaryAttr> argAttrs, bwdResultAttrs;
+  for (unsigned i = 0; i < numArgs; ++i)
+    argAttrs.push_back(grad.getArgAttrDict(i) ? grad.getArgAttrDict(i)
+                                              : DictionaryAttr::get(ctx));
+  for (unsigned i = numResults, e = grad.getNumResults(); i < e; ++i)
+    bwdResultAttrs.push_back(grad.getResultAttrDict(i));
+  fwd.setAllArgAttrs(argAttrs);
+  fwd.setAllResultAttrs(fwdResultAttrs);
+  bwd.setAllArgAttrs(bwdArgAttrs);
+  bwd.setAllResultAttrs(bwdResultAttrs);
+  fwd->setAttr(kGeneratedAttr, StringAttr::get(ctx, "fwd"));
+  bwd->setAttr(kGeneratedAttr, StringAttr::get(ctx, "bwd"));
+  if (printSaved)
+    f.emitRemark() << "saved for backward by @" << fwd.getSymName() << ": "
+                 << residuals.size() << " values, " << total << " bytes ("
+                 << total - argumentBytes << " of activations, "
+                 << argumentBytes << " of arguments), "
+                 << recompute.size() << " ops recomputed in @"
+                 << bwd.getSymName() << os.str();
+
+  IRRewriter rewriter(ctx);
+  (void)runRegionDCE(rewriter, fwd.getBody());
+  (void)runRegionDCE(rewriter, bwd.getBody());
+  return success();
+}
+
+LogicalResult differentiate(func::FuncOp func, SymbolTable &symbols,
+                            bool printSaved) {
   MLIRContext *ctx = func.getContext();
   OpBuilder builder(func.getContext());
   builder.setInsertionPointAfter(func);
   std::string gradName = (func.getSymName() + "_grad").str();
-  if (symbols.lookup(gradName))
-    return func.emitError() << "cannot add @" << gradName
-                            << ": a symbol of that name exists";
+  for (StringRef suffix : {"_grad", "_fwd", "_bwd"})
+    if (symbols.lookup((func.getSymName() + suffix).str()))
+      return func.emitError() << "cannot add @" << func.getSymName() << suffix
+                              << ": a symbol of that name exists";
   if (!func.getBody().hasOneBlock())
     return func.emitError() << "trace-autodiff needs a single-block function";
 
@@ -118,7 +336,9 @@ LogicalResult differentiate(func::FuncOp func, SymbolTable &symbols) {
   // Clone f as the forward part of f_grad and flatten its regions.
   auto grad = cast<func::FuncOp>(builder.clone(*func));
   grad.setSymName(gradName);
+  grad->setAttr(kGeneratedAttr, StringAttr::get(ctx, "grad"));
   symbols.insert(grad);
+  markRecomputed(grad);
   inlineRegions(grad);
   Block &block = grad.getBody().front();
   auto ret = cast<func::ReturnOp>(block.getTerminator());
@@ -134,6 +354,7 @@ LogicalResult differentiate(func::FuncOp func, SymbolTable &symbols) {
   SmallVector<Operation *> forward;
   for (Operation &op : block.without_terminator())
     forward.push_back(&op);
+  size_t numForward = forward.size();
   for (Operation *op : llvm::reverse(forward)) {
     SmallVector<Value> resultCots;
     bool any = false;
@@ -200,6 +421,11 @@ LogicalResult differentiate(func::FuncOp func, SymbolTable &symbols) {
   grad.setAllArgAttrs(argAttrs);
   grad.setAllResultAttrs(resultAttrs);
 
+  if (failed(splitForwardBackward(func, grad, numForward, floatResults.size(),
+                                  symbols, printSaved)))
+    return failure();
+  grad.walk([](Operation *op) { op->removeAttr(kRecomputeAttr); });
+
   // Forward ops that feed neither a result nor the backward are dead.
   IRRewriter rewriter(ctx);
   (void)runRegionDCE(rewriter, grad.getBody());
@@ -208,16 +434,17 @@ LogicalResult differentiate(func::FuncOp func, SymbolTable &symbols) {
 
 struct TraceAutodiffPass final
     : trace::impl::TraceAutodiffPassBase<TraceAutodiffPass> {
+  using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
     SmallVector<func::FuncOp> todo;
     for (auto func : module.getOps<func::FuncOp>())
       if (func.isPublic() && !func.isExternal() &&
-          !func.getSymName().ends_with("_grad"))
+          !func->hasAttr(kGeneratedAttr))
         todo.push_back(func);
     for (func::FuncOp func : todo)
-      if (failed(differentiate(func, symbols)))
+      if (failed(differentiate(func, symbols, printSaved)))
         return signalPassFailure();
   }
 };

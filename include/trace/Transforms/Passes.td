@@ -91,9 +91,25 @@ def TraceAutodiffPass : Pass<"trace-autodiff", "ModuleOp"> {
     `grad.blocks.0.fc1.weight`; the cotangent of result `out` is the
     argument named `cot.out`.
 
+    It also splits the computation for training: `@f_fwd(<f's arguments>)
+    -> (<f's results>, <residuals>)` and `@f_bwd(<residuals>,
+    <cotangents>) -> (<gradients>)`. A residual is a forward value the
+    backward reads, except a value computed inside a checkpoint region:
+    the backward recomputes those (just before its own ops) from the
+    region's inputs, which are saved instead, unless the region's policy
+    (`#trace.policy<save_ops, save_names>`) lets the value be saved.
+    Residuals are named `saved.<producer name>`. With `print-saved`, a
+    remark on `@f` lists every residual with its type, bytes and producer.
+
     An op on the path from an argument to a result that neither has a VJP
     rule nor is marked `NonDifferentiable` is an error at that op.
+    Functions the pass generated (attribute `trace.autodiff`) are skipped
+    when it runs again.
   }];
+  let options = [
+    Option<"printSaved", "print-saved", "bool", "false",
+           "Emit a remark listing what each @f_fwd saves for backward">,
+  ];
   let dependentDialects = ["::mlir::trace::TraceDialect",
                            "::mlir::func::FuncDialect"];
 }
