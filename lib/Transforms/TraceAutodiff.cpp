@@ -143,8 +143,9 @@ std::string residualName(func::FuncOp f, Value value, unsigned index) {
 /// Splits @f_grad into @f_fwd (f's arguments -> f's results + residuals)
 /// and @f_bwd (residuals + cotangents -> gradients). A residual is a
 /// forward value the backward reads, except values computed inside a
-/// checkpoint region (marked kRecomputeAttr): the backward recomputes those
-/// from the region's inputs, which become residuals instead. A remark on @f
+/// checkpoint region (marked kRecomputeAttr): the backward recomputes those,
+/// just before their first use, from the region's inputs, which become
+/// residuals instead. A remark on @f
 /// lists what is saved, with shapes and bytes.
 LogicalResult splitForwardBackward(func::FuncOp f, func::FuncOp grad,
                                    size_t numForward, size_t numCotangents,
@@ -237,11 +238,24 @@ LogicalResult splitForwardBackward(func::FuncOp f, func::FuncOp grad,
       map.map(block.getArgument(numArgs + i),
               entry->getArgument(residuals.size() + i));
     OpBuilder b = OpBuilder::atBlockEnd(entry);
-    for (Operation *op : forwardOps)
-      if (recompute.contains(op))
-        b.clone(*op, map)->removeAttr(kRecomputeAttr);
-    for (Operation *op : backwardOps)
+    // Recompute each value just before the first backward op that reads
+    // it (producers first), so recomputed activations are live only while
+    // their region's backward runs.
+    std::function<void(Value)> materialize = [&](Value value) {
+      Operation *def = value.getDefiningOp();
+      if (map.contains(value) || !def || !recompute.contains(def))
+        return;
+      for (Value operand : def->getOperands())
+        materialize(operand);
+      b.clone(*def, map)->removeAttr(kRecomputeAttr);
+    };
+    for (Operation *op : backwardOps) {
+      for (Value operand : op->getOperands())
+        materialize(operand);
       b.clone(*op, map);
+    }
+    for (Value v : ret.getOperands().drop_front(numResults))
+      materialize(v);
     SmallVector<Value> grads;
     for (Value v : ret.getOperands().drop_front(numResults))
       grads.push_back(map.lookupOrDefault(v));

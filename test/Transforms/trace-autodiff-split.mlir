@@ -51,3 +51,25 @@ func.func @policy(%x: tensor<4x8xf32> {trace.name = "x"}, %w: tensor<8x3xf32> {t
   }
   return %r : tensor<4x3xf32>
 }
+
+// Two regions in a row: the backward recomputes the second region, runs its
+// backward, and only then recomputes the first (peak memory holds one
+// region's activations at a time).
+// CHECK-LABEL: func.func @two_bwd(
+// CHECK: %[[T:.*]] = trace.tanh
+// CHECK: trace.sub %{{.*}}, %{{.*}} : tensor<4xf32>
+// CHECK: %[[E:.*]] = trace.exp
+// CHECK: return
+func.func @two(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %a = trace.checkpoint "first" ins(%in = %x : tensor<4xf32>) -> tensor<4xf32> {
+    %e = trace.exp %in : tensor<4xf32>
+    %m = trace.mul %e, %e : tensor<4xf32>
+    trace.yield %m : tensor<4xf32>
+  }
+  %b = trace.checkpoint "second" ins(%in = %a : tensor<4xf32>) -> tensor<4xf32> {
+    %t = trace.tanh %in : tensor<4xf32>
+    %n = trace.mul %t, %t : tensor<4xf32>
+    trace.yield %n : tensor<4xf32>
+  }
+  return %b : tensor<4xf32>
+}

@@ -95,8 +95,8 @@ def TraceAutodiffPass : Pass<"trace-autodiff", "ModuleOp"> {
     -> (<f's results>, <residuals>)` and `@f_bwd(<residuals>,
     <cotangents>) -> (<gradients>)`. A residual is a forward value the
     backward reads, except a value computed inside a checkpoint region:
-    the backward recomputes those (just before its own ops) from the
-    region's inputs, which are saved instead, unless the region's policy
+    the backward recomputes those, each just before the first backward op
+    that reads it, from the region's inputs, which are saved instead, unless the region's policy
     (`#trace.policy<save_ops, save_names>`) lets the value be saved.
     Residuals are named `saved.<producer name>`. With `print-saved`, a
     remark on `@f` lists every residual with its type, bytes and producer.
