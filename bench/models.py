@@ -105,6 +105,14 @@ def softmax_last(e, x, shape):
     return e.op(f"trace.div {ex}, {sb} : {ty(shape)}")
 
 
+def forward_function(params, body, result, result_shape):
+    """`func.func @forward(params) -> result_shape` with `body`, returning
+    `result` under the name "out"."""
+    t = ty(result_shape)
+    return (f"func.func @forward(\n    {params})\n    -> ({t} {{trace.name = \"out\"}}) {{\n"
+            f"{body}\n  return {result} : {t}\n}}\n")
+
+
 class Block(torch.nn.Module):
     def __init__(self, C, H):
         super().__init__()
@@ -194,10 +202,7 @@ def gpt_block(B=2, T=16, C=64, H=4, layers=1, seed=0):
         h = linear(e, h, BT, 4 * C, C, p[pre + "proj.weight"], p[pre + "proj.bias"])
         h = e.op(f"trace.reshape {h} : {ty([BT, C])} -> {ty([B, T, C])}")
         x = e.op(f"trace.add {x}, {h} : {ty([B, T, C])}")
-    body = "\n".join(e.lines)
-    text = (f"func.func @forward(\n    {params})\n    -> ({ty([B, T, C])} {{trace.name = \"out\"}}) {{\n"
-            f"{body}\n  return {x} : {ty([B, T, C])}\n}}\n")
-    return text, module, [B, T, C]
+    return forward_function(params, "\n".join(e.lines), x, [B, T, C]), module, [B, T, C]
 
 
 class MLP(torch.nn.Module):
@@ -221,9 +226,7 @@ def mlp(B=64, widths=(256, 1024, 1024, 256), seed=0):
     for i, (a, b) in enumerate(zip(widths, widths[1:])):
         x = linear(e, x, B, a, b, p[f"layers.{i}.weight"], p[f"layers.{i}.bias"])
         x = gelu_tanh(e, x, [B, b])
-    body = "\n".join(e.lines)
-    text = (f"func.func @forward(\n    {params})\n    -> ({ty([B, widths[-1]])} {{trace.name = \"out\"}}) {{\n"
-            f"{body}\n  return {x} : {ty([B, widths[-1]])}\n}}\n")
+    text = forward_function(params, "\n".join(e.lines), x, [B, widths[-1]])
     return text, module, [B, widths[0]]
 
 
@@ -251,7 +254,5 @@ def elementwise_chain(N=1 << 20, depth=8):
         th = e.op(f"trace.tanh {s} : {t}")
         lg = e.op(f"trace.logistic {x} : {t}")
         x = e.op(f"trace.mul {th}, {lg} : {t}")
-    body = "\n".join(e.lines)
-    text = (f"func.func @forward(%x: {t} {{trace.name = \"x\"}})\n    -> ({t} {{trace.name = \"out\"}}) {{\n"
-            f"{body}\n  return {x} : {t}\n}}\n")
+    text = forward_function(f"%x: {t} {{trace.name = \"x\"}}", "\n".join(e.lines), x, [N])
     return text, module, [N]

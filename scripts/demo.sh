@@ -24,19 +24,16 @@ cmp -s "$out/mlp_blocks.canonical.mlir" "$out/mlp_blocks.roundtrip.mlir" \
   || { echo "error: generic-form round trip changed the IR" >&2; exit 1; }
 
 count() { grep -c -E "$1" "$2" || true; }
+# One table row: the label, then how often PATTERN occurs in input and output.
+row() {
+  printf '%-34s %8s %8s\n' "$1" "$(count "$2" "$example")" \
+    "$(count "$2" "$out/mlp_blocks.canonical.mlir")"
+}
 printf '\n%-34s %8s %8s\n' "" "input" "output"
-printf '%-34s %8s %8s\n' "trace ops" \
-  "$(count '= trace\.|trace\.yield' "$example")" \
-  "$(count '= trace\.|trace\.yield' "$out/mlp_blocks.canonical.mlir")"
-printf '%-34s %8s %8s\n' "checkpoint regions" \
-  "$(count 'trace\.checkpoint' "$example")" \
-  "$(count 'trace\.checkpoint' "$out/mlp_blocks.canonical.mlir")"
-printf '%-34s %8s %8s\n' "matmuls (saved by the policy)" \
-  "$(count '= trace\.matmul' "$example")" \
-  "$(count '= trace\.matmul' "$out/mlp_blocks.canonical.mlir")"
-printf '%-34s %8s %8s\n' "random ops (dropout masks)" \
-  "$(count '= trace\.random_uniform' "$example")" \
-  "$(count '= trace\.random_uniform' "$out/mlp_blocks.canonical.mlir")"
+row "trace ops" '= trace\.|trace\.yield'
+row "checkpoint regions" 'trace\.checkpoint'
+row "matmuls (saved by the policy)" '= trace\.matmul'
+row "random ops (dropout masks)" '= trace\.random_uniform'
 
 echo
 log "First checkpoint region after trace-canonicalize ($out/mlp_blocks.canonical.mlir):"
