@@ -27,6 +27,10 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.trace_tools_dir, config.llvm_tools_dir]
 tools = ["trace-opt", "trace-run", ToolSubst("mlir-opt-stock", os.path.join(
     config.llvm_tools_dir, "mlir-opt"))]
+# trace-import is built when LibTorch is found (Debian's libtorch-dev).
+if config.trace_enable_torchscript:
+    config.available_features.add("trace-import")
+    tools.append("trace-import")
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # Numerics are checked against Debian's python3-torch, run with /usr/bin/python3

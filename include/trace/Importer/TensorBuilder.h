@@ -1,0 +1,180 @@
+//===- TensorBuilder.h - trace primitives with PyTorch semantics -*- C++ -*-===//
+//
+// Builds trace ops the way PyTorch's operators behave: numpy broadcasting,
+// type promotion between tensors and Python scalars, negative dims, and the
+// composites (linear, layer_norm, gelu, softmax, cross_entropy, ...) written
+// out as trace primitives. The TorchScript importer maps each aten op onto
+// one call here; the class has no LibTorch dependency, so it builds with
+// MLIR's flags (no exceptions) and is usable from C++ tests and other
+// front ends.
+//
+// Errors (incompatible shapes, a dim out of range) are reported with
+// `emitError` at the current location and the call returns a null Value;
+// no op is created that would fail verification or type inference.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRACE_IMPORTER_TENSORBUILDER_H
+#define TRACE_IMPORTER_TENSORBUILDER_H
+
+#include "trace/Dialect/Trace/IR/TraceOps.h"
+
+#include "mlir/IR/Builders.h"
+
+#include <functional>
+
+#include <optional>
+
+namespace mlir::trace {
+
+/// A Python number (or a 0-d tensor known at compile time).
+struct Scalar {
+  enum class Kind { Bool, Int, Float };
+  Kind kind = Kind::Float;
+  double f = 0.0;
+  int64_t i = 0;
+
+  static Scalar ofInt(int64_t v) { return {Kind::Int, double(v), v}; }
+  static Scalar ofFloat(double v) { return {Kind::Float, v, int64_t(v)}; }
+  static Scalar ofBool(bool v) { return {Kind::Bool, double(v), int64_t(v)}; }
+  double asDouble() const { return kind == Kind::Float ? f : double(i); }
+};
+
+/// An operand of an elementwise op: a tensor or a scalar.
+struct Operand {
+  Value tensor;
+  std::optional<Scalar> scalar;
+  Operand(Value v) : tensor(v) {}
+  Operand(Scalar s) : scalar(s) {}
+};
+
+class TensorBuilder {
+public:
+  enum class Unary { Neg, Abs, Exp, Log, Sin, Cos, Tanh, Sqrt, Rsqrt, Erf,
+                     Sigmoid, Relu, Silu };
+  enum class Binary { Add, Sub, Mul, Div, Pow, Max, Min };
+
+  /// `seed` returns the rank-0 i64 seed of the random ops, materialized where
+  /// the builder's insertion point is (it may be captured into a region).
+  TensorBuilder(OpBuilder &builder, std::function<Value()> seed)
+      : b(builder), seedFn(std::move(seed)) {}
+
+  /// Location of the ops built next (and of their errors).
+  void setLoc(Location l) { loc = l; }
+  Location getLoc() const { return loc; }
+  OpBuilder &getBuilder() { return b; }
+
+  /// Text appended to every error (the importer names the module).
+  void setErrorSuffix(std::string suffix) { errorSuffix = std::move(suffix); }
+
+  /// Emits an error at the current location; returns a null Value.
+  Value error(const Twine &message);
+
+  // Types -------------------------------------------------------------------
+  static RankedTensorType typeOf(Value v) {
+    return cast<RankedTensorType>(v.getType());
+  }
+  /// The element type torch computes `a op b` in (bool < int < float).
+  Type promote(const Operand &a, const Operand &b);
+  Type promoteTypes(Type a, Type b);
+  /// Element type of a scalar alone: i1, i64 or f32.
+  Type scalarType(const Scalar &s);
+  /// Floats stay, everything else computes in f32 (torch's int -> float).
+  Type floatTypeFor(Type element);
+  /// Resolves a possibly negative dim against `rank`; -1 and an error when
+  /// out of range.
+  int64_t normalizeDim(int64_t dim, int64_t rank);
+
+  // Sources -----------------------------------------------------------------
+  Value full(ArrayRef<int64_t> shape, Type element, const Scalar &value);
+  Value arange(const Scalar &start, const Scalar &end, const Scalar &step,
+               Type element);
+  /// Tensor from an operand: a scalar becomes `full` of `shape`/`element`.
+  Value materialize(const Operand &x, ArrayRef<int64_t> shape, Type element);
+
+  // Elementwise ---------------------------------------------------------------
+  Value convert(Value x, Type element);
+  Value unary(Unary kind, Value x);
+  Value binary(Binary kind, const Operand &a, const Operand &b);
+  Value compare(ComparisonDirection dir, const Operand &a, const Operand &b);
+  /// torch.where(cond, a, b).
+  Value where(Value cond, const Operand &a, const Operand &b);
+  Value gelu(Value x, bool tanhApproximation);
+  /// Training-mode dropout from the Philox op; identity when !train or p == 0.
+  Value dropout(Value x, double p, bool train);
+
+  // Shapes --------------------------------------------------------------------
+  std::optional<SmallVector<int64_t>> broadcastShapes(ArrayRef<int64_t> a,
+                                                      ArrayRef<int64_t> b);
+  /// numpy-style broadcast (dims aligned from the right) to `shape`.
+  Value broadcastTo(Value x, ArrayRef<int64_t> shape);
+  /// view/reshape: at most one -1.
+  Value reshape(Value x, ArrayRef<int64_t> sizes);
+  Value permute(Value x, ArrayRef<int64_t> perm);
+  Value swapDims(Value x, int64_t d0, int64_t d1);
+  /// x[start:end:step] along `dim`, with Python's clamping of start and end.
+  Value slice(Value x, int64_t dim, std::optional<int64_t> start,
+              std::optional<int64_t> end, int64_t step);
+  /// x.select(dim, index): the slice without the dim.
+  Value select(Value x, int64_t dim, int64_t index);
+  Value unsqueeze(Value x, int64_t dim);
+  /// Drops size-1 dims: `dims` ones only, or all when empty.
+  Value squeeze(Value x, ArrayRef<int64_t> dims);
+  Value flatten(Value x, int64_t startDim, int64_t endDim);
+  /// torch.expand: -1 keeps a dim; new leading dims allowed.
+  Value expand(Value x, ArrayRef<int64_t> sizes);
+  Value concat(ArrayRef<Value> xs, int64_t dim);
+  /// Pieces of `sizes` along `dim`.
+  std::optional<SmallVector<Value>> split(Value x, ArrayRef<int64_t> sizes,
+                                          int64_t dim);
+  /// tril (lower) / triu of the last two dims, diagonal offset `k`.
+  Value triangle(Value x, int64_t k, bool lower);
+
+  // Reductions ----------------------------------------------------------------
+  /// Empty `dims` reduces everything.
+  Value sum(Value x, ArrayRef<int64_t> dims, bool keepdim,
+            std::optional<Type> dtype = std::nullopt);
+  Value mean(Value x, ArrayRef<int64_t> dims, bool keepdim,
+             std::optional<Type> dtype = std::nullopt);
+  Value amax(Value x, ArrayRef<int64_t> dims, bool keepdim);
+  Value softmax(Value x, int64_t dim, bool log);
+
+  // Linear algebra --------------------------------------------------------------
+  /// torch.matmul: 1-D operands, batch broadcasting; a weight shared by a
+  /// batch multiplies one flattened matrix (one GEMM, and one for its grad).
+  Value matmul(Value a, Value b);
+  /// x @ w^T + bias, w of shape [out, in].
+  Value linear(Value x, Value w, Value bias);
+
+  // Model-level composites -------------------------------------------------------
+  Value layerNorm(Value x, ArrayRef<int64_t> normalizedShape, Value weight,
+                  Value bias, double eps);
+  /// weight[indices] as a one-hot product: [..., V] x [V, D].
+  Value embedding(Value weight, Value indices);
+  /// reduction: 0 none, 1 mean, 2 sum (torch's Reduction enum).
+  Value nllLoss(Value logProbs, Value target, Value weight, int64_t reduction,
+                int64_t ignoreIndex, double labelSmoothing = 0.0);
+  Value crossEntropy(Value logits, Value target, Value weight,
+                     int64_t reduction, int64_t ignoreIndex,
+                     double labelSmoothing);
+
+  /// Philox counters used so far by `dropout` (the next op's offset).
+  int64_t getRandomOffset() const { return randomOffset; }
+
+private:
+  Value sumOrMax(Value x, ArrayRef<int64_t> dims, bool keepdim, bool isMax);
+  std::optional<SmallVector<int64_t>> normalizeDims(ArrayRef<int64_t> dims,
+                                                    int64_t rank);
+  /// One-hot of integer `indices` over `classes`, in `element`: [..., C].
+  Value oneHot(Value indices, int64_t classes, Type element);
+
+  OpBuilder &b;
+  std::function<Value()> seedFn;
+  Location loc = UnknownLoc::get(b.getContext());
+  int64_t randomOffset = 0;
+  std::string errorSuffix;
+};
+
+} // namespace mlir::trace
+
+#endif // TRACE_IMPORTER_TENSORBUILDER_H

@@ -1,0 +1,928 @@
+//===- TensorBuilder.cpp - trace primitives with PyTorch semantics --------===//
+//
+// Each composite is written as PyTorch's own decomposition (torch/_decomp,
+// aten's CompositeImplicit kernels) so its numerics match eager: layer_norm
+// with the biased variance, softmax shifted by the row max, gelu's erf and
+// tanh forms, nll_loss's mean over the non-ignored targets.
+//
+//===----------------------------------------------------------------------===//
+
+#include "trace/Importer/TensorBuilder.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <cmath>
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::trace;
+
+namespace {
+
+int64_t numElements(ArrayRef<int64_t> shape) {
+  return std::accumulate(shape.begin(), shape.end(), int64_t(1),
+                         std::multiplies<int64_t>());
+}
+
+std::string shapeString(ArrayRef<int64_t> shape) {
+  std::string s = "[";
+  llvm::interleave(
+      shape, [&](int64_t d) { s += std::to_string(d); }, [&] { s += ", "; });
+  return s + "]";
+}
+
+/// 0 bool, 1 int, 2 float: torch's promotion categories.
+int category(Type t) {
+  if (t.isInteger(1))
+    return 0;
+  return isa<FloatType>(t) ? 2 : 1;
+}
+
+int category(const Scalar &s) {
+  switch (s.kind) {
+  case Scalar::Kind::Bool:
+    return 0;
+  case Scalar::Kind::Int:
+    return 1;
+  case Scalar::Kind::Float:
+    return 2;
+  }
+  return 2;
+}
+
+} // namespace
+
+Value TensorBuilder::error(const Twine &message) {
+  emitError(loc) << message << errorSuffix;
+  return Value();
+}
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+Type TensorBuilder::scalarType(const Scalar &s) {
+  switch (s.kind) {
+  case Scalar::Kind::Bool:
+    return b.getI1Type();
+  case Scalar::Kind::Int:
+    return b.getI64Type();
+  case Scalar::Kind::Float:
+    return b.getF32Type();
+  }
+  return b.getF32Type();
+}
+
+Type TensorBuilder::floatTypeFor(Type element) {
+  return isa<FloatType>(element) ? element : b.getF32Type();
+}
+
+Type TensorBuilder::promoteTypes(Type tx, Type ty) {
+  if (tx == ty)
+    return tx;
+  int cx = category(tx), cy = category(ty);
+  if (cx != cy)
+    return cx > cy ? tx : ty;
+  unsigned wx = tx.getIntOrFloatBitWidth(), wy = ty.getIntOrFloatBitWidth();
+  if (wx != wy)
+    return wx > wy ? tx : ty;
+  return b.getF32Type(); // f16 with bf16
+}
+
+Type TensorBuilder::promote(const Operand &x, const Operand &y) {
+  if (x.tensor && y.tensor)
+    return promoteTypes(typeOf(x.tensor).getElementType(),
+                        typeOf(y.tensor).getElementType());
+  if (x.tensor || y.tensor) {
+    const Operand &t = x.tensor ? x : y;
+    const Operand &s = x.tensor ? y : x;
+    Type tt = typeOf(t.tensor).getElementType();
+    // A Python scalar only raises the category (1.5 * int tensor is f32,
+    // 1.5 * bf16 tensor stays bf16).
+    return category(*s.scalar) > category(tt) ? scalarType(*s.scalar) : tt;
+  }
+  return category(*x.scalar) >= category(*y.scalar) ? scalarType(*x.scalar)
+                                                    : scalarType(*y.scalar);
+}
+
+int64_t TensorBuilder::normalizeDim(int64_t dim, int64_t rank) {
+  int64_t r = std::max<int64_t>(rank, 1);
+  if (dim < -r || dim >= r) {
+    error("dim " + Twine(dim) + " is out of range for a tensor of rank " +
+          Twine(rank));
+    return -1;
+  }
+  return dim < 0 ? dim + r : dim;
+}
+
+std::optional<SmallVector<int64_t>>
+TensorBuilder::normalizeDims(ArrayRef<int64_t> dims, int64_t rank) {
+  SmallVector<int64_t> out;
+  for (int64_t d : dims) {
+    int64_t n = normalizeDim(d, rank);
+    if (n < 0)
+      return std::nullopt;
+    if (llvm::is_contained(out, n)) {
+      error("dim " + Twine(d) + " appears more than once");
+      return std::nullopt;
+    }
+    out.push_back(n);
+  }
+  llvm::sort(out);
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// Sources
+//===----------------------------------------------------------------------===//
+
+Value TensorBuilder::full(ArrayRef<int64_t> shape, Type element,
+                          const Scalar &value) {
+  auto type = RankedTensorType::get(shape, element);
+  TypedAttr attr;
+  if (isa<FloatType>(element))
+    attr = b.getFloatAttr(element, value.asDouble());
+  else if (element.isInteger(1))
+    attr = b.getBoolAttr(value.asDouble() != 0.0);
+  else
+    attr = b.getIntegerAttr(element, value.kind == Scalar::Kind::Float
+                                         ? int64_t(value.f)
+                                         : value.i);
+  return FullOp::create(b, loc, type, attr);
+}
+
+Value TensorBuilder::materialize(const Operand &x, ArrayRef<int64_t> shape,
+                                 Type element) {
+  if (x.scalar)
+    return full(shape, element, *x.scalar);
+  Value v = convert(x.tensor, element);
+  return v ? broadcastTo(v, shape) : v;
+}
+
+Value TensorBuilder::arange(const Scalar &start, const Scalar &end,
+                            const Scalar &step, Type element) {
+  double s = start.asDouble(), e = end.asDouble(), d = step.asDouble();
+  if (d == 0.0 || (d > 0 && e < s) || (d < 0 && e > s))
+    return error("arange: the step must move from start towards end");
+  auto n = static_cast<int64_t>(std::ceil((e - s) / d));
+  bool integral = start.kind != Scalar::Kind::Float &&
+                  end.kind != Scalar::Kind::Float &&
+                  step.kind != Scalar::Kind::Float;
+  Type compute = integral ? Type(b.getI64Type()) : Type(b.getF64Type());
+  Value idx = IotaOp::create(b, loc, RankedTensorType::get({n}, compute), 0);
+  Value v = binary(Binary::Mul, idx, step);
+  v = binary(Binary::Add, v, start);
+  return convert(v, element);
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+Value TensorBuilder::convert(Value x, Type element) {
+  RankedTensorType type = typeOf(x);
+  if (type.getElementType() == element)
+    return x;
+  return ConvertOp::create(b, loc, type.clone(element), x);
+}
+
+Value TensorBuilder::unary(Unary kind, Value x) {
+  Type elt = typeOf(x).getElementType();
+  switch (kind) {
+  case Unary::Neg:
+    if (elt.isInteger(1))
+      return error("negation of a bool tensor is not supported");
+    return NegOp::create(b, loc, x);
+  case Unary::Abs:
+    return AbsOp::create(b, loc, x);
+  case Unary::Relu:
+    return binary(Binary::Max, x, Scalar::ofInt(0));
+  default:
+    break;
+  }
+  // Transcendentals compute in float (torch.exp(int tensor) is f32).
+  x = convert(x, floatTypeFor(elt));
+  switch (kind) {
+  case Unary::Exp:
+    return ExpOp::create(b, loc, x);
+  case Unary::Log:
+    return LogOp::create(b, loc, x);
+  case Unary::Sin:
+    return SinOp::create(b, loc, x);
+  case Unary::Cos:
+    return CosOp::create(b, loc, x);
+  case Unary::Tanh:
+    return TanhOp::create(b, loc, x);
+  case Unary::Sqrt:
+    return SqrtOp::create(b, loc, x);
+  case Unary::Rsqrt:
+    return RsqrtOp::create(b, loc, x);
+  case Unary::Erf:
+    return ErfOp::create(b, loc, x);
+  case Unary::Sigmoid:
+    return LogisticOp::create(b, loc, x);
+  case Unary::Silu:
+    return MulOp::create(b, loc, x, LogisticOp::create(b, loc, x));
+  default:
+    return error("unhandled unary op");
+  }
+}
+
+Value TensorBuilder::binary(Binary kind, const Operand &x, const Operand &y) {
+  Type elt = promote(x, y);
+  // True division and pow compute in float, like torch.div and torch.pow
+  // with a float exponent.
+  if (kind == Binary::Div || kind == Binary::Pow)
+    elt = floatTypeFor(elt);
+  if (elt.isInteger(1) && kind != Binary::Max && kind != Binary::Min)
+    elt = b.getI64Type();
+  SmallVector<int64_t> shape;
+  if (x.tensor && y.tensor) {
+    auto s = broadcastShapes(typeOf(x.tensor).getShape(),
+                             typeOf(y.tensor).getShape());
+    if (!s)
+      return Value();
+    shape = *s;
+  } else if (x.tensor || y.tensor) {
+    shape = llvm::to_vector(typeOf(x.tensor ? x.tensor : y.tensor).getShape());
+  }
+  Value lhs = materialize(x, shape, elt);
+  Value rhs = materialize(y, shape, elt);
+  if (!lhs || !rhs)
+    return Value();
+  switch (kind) {
+  case Binary::Add:
+    return AddOp::create(b, loc, lhs, rhs);
+  case Binary::Sub:
+    return SubOp::create(b, loc, lhs, rhs);
+  case Binary::Mul:
+    return MulOp::create(b, loc, lhs, rhs);
+  case Binary::Div:
+    return DivOp::create(b, loc, lhs, rhs);
+  case Binary::Pow:
+    return PowOp::create(b, loc, lhs, rhs);
+  case Binary::Max:
+    return MaximumOp::create(b, loc, lhs, rhs);
+  case Binary::Min:
+    return MinimumOp::create(b, loc, lhs, rhs);
+  }
+  return Value();
+}
+
+Value TensorBuilder::compare(ComparisonDirection dir, const Operand &x,
+                             const Operand &y) {
+  Type elt = promote(x, y);
+  SmallVector<int64_t> shape;
+  if (x.tensor && y.tensor) {
+    auto s = broadcastShapes(typeOf(x.tensor).getShape(),
+                             typeOf(y.tensor).getShape());
+    if (!s)
+      return Value();
+    shape = *s;
+  } else if (x.tensor || y.tensor) {
+    shape = llvm::to_vector(typeOf(x.tensor ? x.tensor : y.tensor).getShape());
+  }
+  Value lhs = materialize(x, shape, elt);
+  Value rhs = materialize(y, shape, elt);
+  if (!lhs || !rhs)
+    return Value();
+  return CompareOp::create(b, loc, RankedTensorType::get(shape, b.getI1Type()),
+                           ComparisonDirectionAttr::get(b.getContext(), dir),
+                           lhs, rhs);
+}
+
+Value TensorBuilder::where(Value cond, const Operand &x, const Operand &y) {
+  Type elt = promote(x, y);
+  SmallVector<int64_t> shape = llvm::to_vector(typeOf(cond).getShape());
+  for (const Operand *o : {&x, &y}) {
+    if (!o->tensor)
+      continue;
+    auto s = broadcastShapes(shape, typeOf(o->tensor).getShape());
+    if (!s)
+      return Value();
+    shape = *s;
+  }
+  Value c = broadcastTo(convert(cond, b.getI1Type()), shape);
+  Value lhs = materialize(x, shape, elt);
+  Value rhs = materialize(y, shape, elt);
+  if (!c || !lhs || !rhs)
+    return Value();
+  return SelectOp::create(b, loc, c, lhs, rhs);
+}
+
+Value TensorBuilder::gelu(Value x, bool tanhApproximation) {
+  x = convert(x, floatTypeFor(typeOf(x).getElementType()));
+  Value half = binary(Binary::Mul, x, Scalar::ofFloat(0.5));
+  Value inner;
+  if (tanhApproximation) {
+    // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+    Value x3 = binary(Binary::Mul, binary(Binary::Mul, x, x), x);
+    Value poly = binary(Binary::Add, x,
+                        binary(Binary::Mul, x3, Scalar::ofFloat(0.044715)));
+    inner = unary(Unary::Tanh,
+                  binary(Binary::Mul, poly,
+                         Scalar::ofFloat(std::sqrt(2.0 / M_PI))));
+  } else {
+    // 0.5 x (1 + erf(x / sqrt(2)))
+    inner = unary(Unary::Erf,
+                  binary(Binary::Mul, x, Scalar::ofFloat(M_SQRT1_2)));
+  }
+  return binary(Binary::Mul, half,
+                binary(Binary::Add, inner, Scalar::ofFloat(1.0)));
+}
+
+Value TensorBuilder::dropout(Value x, double p, bool train) {
+  if (p < 0.0 || p > 1.0)
+    return error("dropout probability has to be between 0 and 1, but got " +
+                 std::to_string(p));
+  if (!train || p == 0.0)
+    return x;
+  RankedTensorType type = typeOf(x);
+  if (p == 1.0)
+    return full(type.getShape(), type.getElementType(), Scalar::ofFloat(0.0));
+  Type elt = floatTypeFor(type.getElementType());
+  auto randType = RankedTensorType::get(type.getShape(), elt);
+  Value seed = seedFn();
+  auto rand = RandomUniformOp::create(b, loc, randType, seed,
+                                      uint64_t(randomOffset));
+  randomOffset += rand.getNumCounters();
+  // Keep with probability 1 - p (u >= p), scale the kept by 1 / (1 - p).
+  Value keep = compare(ComparisonDirection::GE, Value(rand),
+                       Scalar::ofFloat(p));
+  Value scaled = binary(Binary::Mul, x, Scalar::ofFloat(1.0 / (1.0 - p)));
+  return where(keep, scaled, Scalar::ofFloat(0.0));
+}
+
+//===----------------------------------------------------------------------===//
+// Shapes
+//===----------------------------------------------------------------------===//
+
+std::optional<SmallVector<int64_t>>
+TensorBuilder::broadcastShapes(ArrayRef<int64_t> x, ArrayRef<int64_t> y) {
+  size_t rank = std::max(x.size(), y.size());
+  SmallVector<int64_t> out(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t dx = i < rank - x.size() ? 1 : x[i - (rank - x.size())];
+    int64_t dy = i < rank - y.size() ? 1 : y[i - (rank - y.size())];
+    if (dx != dy && dx != 1 && dy != 1) {
+      error("shapes " + shapeString(x) + " and " + shapeString(y) +
+            " do not broadcast (dim " + Twine(i) + ": " + Twine(dx) +
+            " vs " + Twine(dy) + ")");
+      return std::nullopt;
+    }
+    out[i] = dx == 1 ? dy : dx;
+  }
+  return out;
+}
+
+Value TensorBuilder::broadcastTo(Value x, ArrayRef<int64_t> shape) {
+  RankedTensorType type = typeOf(x);
+  if (type.getShape() == shape)
+    return x;
+  int64_t rank = type.getRank(), outRank = shape.size();
+  if (rank > outRank)
+    return error("cannot broadcast " + shapeString(type.getShape()) + " to " +
+                 shapeString(shape));
+  SmallVector<int64_t> dims;
+  for (int64_t i = 0; i < rank; ++i) {
+    int64_t d = outRank - rank + i;
+    if (type.getDimSize(i) != 1 && type.getDimSize(i) != shape[d])
+      return error("cannot broadcast " + shapeString(type.getShape()) +
+                   " to " + shapeString(shape));
+    dims.push_back(d);
+  }
+  return BroadcastInDimOp::create(b, loc, type.clone(shape), x, dims);
+}
+
+Value TensorBuilder::reshape(Value x, ArrayRef<int64_t> sizes) {
+  RankedTensorType type = typeOf(x);
+  SmallVector<int64_t> shape(sizes);
+  int64_t known = 1, inferred = -1;
+  for (auto [i, d] : llvm::enumerate(shape)) {
+    if (d == -1) {
+      if (inferred >= 0)
+        return error("only one dimension can be inferred (-1) in " +
+                     shapeString(sizes));
+      inferred = i;
+    } else if (d < 0) {
+      return error("invalid size " + Twine(d) + " in " + shapeString(sizes));
+    } else {
+      known *= d;
+    }
+  }
+  int64_t numel = numElements(type.getShape());
+  if (inferred >= 0) {
+    if (known == 0 || numel % known != 0)
+      return error("shape " + shapeString(sizes) +
+                   " is invalid for input of size " + Twine(numel));
+    shape[inferred] = numel / known;
+  } else if (known != numel) {
+    return error("shape " + shapeString(sizes) +
+                 " is invalid for input of size " + Twine(numel));
+  }
+  if (type.getShape() == ArrayRef<int64_t>(shape))
+    return x;
+  return ReshapeOp::create(b, loc, type.clone(shape), x);
+}
+
+Value TensorBuilder::permute(Value x, ArrayRef<int64_t> perm) {
+  RankedTensorType type = typeOf(x);
+  if (int64_t(perm.size()) != type.getRank())
+    return error("permute: " + Twine(perm.size()) +
+                 " dims given for a tensor of rank " + Twine(type.getRank()));
+  SmallVector<int64_t> p, shape;
+  for (int64_t d : perm) {
+    int64_t n = normalizeDim(d, type.getRank());
+    if (n < 0)
+      return Value();
+    if (llvm::is_contained(p, n))
+      return error("permute: dim " + Twine(d) + " repeats");
+    p.push_back(n);
+    shape.push_back(type.getDimSize(n));
+  }
+  if (llvm::equal(p, llvm::seq<int64_t>(0, type.getRank())))
+    return x;
+  return TransposeOp::create(b, loc, type.clone(shape), x,
+                             b.getDenseI64ArrayAttr(p));
+}
+
+Value TensorBuilder::swapDims(Value x, int64_t d0, int64_t d1) {
+  int64_t rank = typeOf(x).getRank();
+  if (rank == 0)
+    return x;
+  d0 = normalizeDim(d0, rank);
+  d1 = normalizeDim(d1, rank);
+  if (d0 < 0 || d1 < 0)
+    return Value();
+  SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  std::swap(perm[d0], perm[d1]);
+  return permute(x, perm);
+}
+
+Value TensorBuilder::slice(Value x, int64_t dim, std::optional<int64_t> start,
+                           std::optional<int64_t> end, int64_t step) {
+  RankedTensorType type = typeOf(x);
+  dim = normalizeDim(dim, type.getRank());
+  if (dim < 0)
+    return Value();
+  if (step < 1)
+    return error("slice step must be positive, got " + Twine(step));
+  int64_t size = type.getDimSize(dim);
+  auto clamp = [&](int64_t v) {
+    if (v < 0)
+      v += size;
+    return std::clamp<int64_t>(v, 0, size);
+  };
+  int64_t lo = start ? clamp(*start) : 0;
+  int64_t hi = end ? clamp(*end) : size;
+  hi = std::max(hi, lo);
+  if (lo == 0 && hi == size && step == 1)
+    return x;
+  SmallVector<int64_t> starts(type.getRank(), 0), limits(type.getShape()),
+      strides(type.getRank(), 1), shape(type.getShape());
+  starts[dim] = lo;
+  limits[dim] = hi;
+  strides[dim] = step;
+  shape[dim] = (hi - lo + step - 1) / step;
+  return SliceOp::create(b, loc, type.clone(shape), x,
+                         b.getDenseI64ArrayAttr(starts),
+                         b.getDenseI64ArrayAttr(limits),
+                         b.getDenseI64ArrayAttr(strides));
+}
+
+Value TensorBuilder::select(Value x, int64_t dim, int64_t index) {
+  RankedTensorType type = typeOf(x);
+  dim = normalizeDim(dim, type.getRank());
+  if (dim < 0)
+    return Value();
+  int64_t size = type.getDimSize(dim);
+  if (index < -size || index >= size)
+    return error("index " + Twine(index) + " is out of range for dim " +
+                 Twine(dim) + " of size " + Twine(size));
+  if (index < 0)
+    index += size;
+  Value s = slice(x, dim, index, index + 1, 1);
+  SmallVector<int64_t> shape(type.getShape());
+  shape.erase(shape.begin() + dim);
+  return s ? reshape(s, shape) : s;
+}
+
+Value TensorBuilder::unsqueeze(Value x, int64_t dim) {
+  RankedTensorType type = typeOf(x);
+  int64_t rank = type.getRank();
+  if (dim < -(rank + 1) || dim > rank)
+    return error("unsqueeze: dim " + Twine(dim) +
+                 " is out of range for a tensor of rank " + Twine(rank));
+  if (dim < 0)
+    dim += rank + 1;
+  SmallVector<int64_t> shape(type.getShape());
+  shape.insert(shape.begin() + dim, 1);
+  return reshape(x, shape);
+}
+
+Value TensorBuilder::squeeze(Value x, ArrayRef<int64_t> dims) {
+  RankedTensorType type = typeOf(x);
+  auto norm = normalizeDims(dims, type.getRank());
+  if (!norm)
+    return Value();
+  SmallVector<int64_t> shape;
+  for (auto [i, d] : llvm::enumerate(type.getShape())) {
+    bool listed = dims.empty() || llvm::is_contained(*norm, int64_t(i));
+    if (!(listed && d == 1))
+      shape.push_back(d);
+  }
+  return reshape(x, shape);
+}
+
+Value TensorBuilder::flatten(Value x, int64_t startDim, int64_t endDim) {
+  RankedTensorType type = typeOf(x);
+  if (type.getRank() == 0)
+    return reshape(x, {1});
+  startDim = normalizeDim(startDim, type.getRank());
+  endDim = normalizeDim(endDim, type.getRank());
+  if (startDim < 0 || endDim < 0)
+    return Value();
+  if (startDim > endDim)
+    return error("flatten: start_dim cannot come after end_dim");
+  SmallVector<int64_t> shape;
+  ArrayRef<int64_t> in = type.getShape();
+  shape.append(in.begin(), in.begin() + startDim);
+  shape.push_back(numElements(in.slice(startDim, endDim - startDim + 1)));
+  shape.append(in.begin() + endDim + 1, in.end());
+  return reshape(x, shape);
+}
+
+Value TensorBuilder::expand(Value x, ArrayRef<int64_t> sizes) {
+  RankedTensorType type = typeOf(x);
+  int64_t rank = type.getRank(), outRank = sizes.size();
+  if (outRank < rank)
+    return error("expand: " + Twine(outRank) +
+                 " sizes given for a tensor of rank " + Twine(rank));
+  SmallVector<int64_t> shape(sizes);
+  for (int64_t i = 0; i < outRank; ++i) {
+    int64_t src = i - (outRank - rank);
+    if (shape[i] == -1) {
+      if (src < 0)
+        return error("expand: -1 is not allowed for a new leading dim");
+      shape[i] = type.getDimSize(src);
+    }
+  }
+  return broadcastTo(x, shape);
+}
+
+Value TensorBuilder::concat(ArrayRef<Value> xs, int64_t dim) {
+  if (xs.empty())
+    return error("cat of an empty list");
+  // torch.cat skips 1-D empty tensors; promotes to a common dtype.
+  Type elt = typeOf(xs.front()).getElementType();
+  for (Value x : xs.drop_front())
+    elt = promoteTypes(elt, typeOf(x).getElementType());
+  RankedTensorType first = typeOf(xs.front());
+  dim = normalizeDim(dim, first.getRank());
+  if (dim < 0)
+    return Value();
+  SmallVector<Value> inputs;
+  SmallVector<int64_t> shape(first.getShape());
+  shape[dim] = 0;
+  for (Value x : xs) {
+    RankedTensorType t = typeOf(x);
+    if (t.getRank() != first.getRank())
+      return error("cat: tensors of rank " + Twine(first.getRank()) + " and " +
+                   Twine(t.getRank()));
+    for (int64_t d = 0; d < t.getRank(); ++d)
+      if (d != dim && t.getDimSize(d) != first.getDimSize(d))
+        return error("cat: sizes " + shapeString(first.getShape()) + " and " +
+                     shapeString(t.getShape()) + " differ outside dim " +
+                     Twine(dim));
+    shape[dim] += t.getDimSize(dim);
+    inputs.push_back(convert(x, elt));
+  }
+  if (inputs.size() == 1)
+    return inputs.front();
+  return ConcatenateOp::create(b, loc, RankedTensorType::get(shape, elt),
+                               inputs, b.getI64IntegerAttr(dim));
+}
+
+std::optional<SmallVector<Value>>
+TensorBuilder::split(Value x, ArrayRef<int64_t> sizes, int64_t dim) {
+  RankedTensorType type = typeOf(x);
+  dim = normalizeDim(dim, type.getRank());
+  if (dim < 0)
+    return std::nullopt;
+  int64_t total = std::accumulate(sizes.begin(), sizes.end(), int64_t(0));
+  if (total != type.getDimSize(dim)) {
+    error("split sizes " + shapeString(sizes) + " do not add up to " +
+          Twine(type.getDimSize(dim)));
+    return std::nullopt;
+  }
+  SmallVector<Value> pieces;
+  int64_t start = 0;
+  for (int64_t s : sizes) {
+    pieces.push_back(slice(x, dim, start, start + s, 1));
+    start += s;
+  }
+  return pieces;
+}
+
+Value TensorBuilder::triangle(Value x, int64_t k, bool lower) {
+  RankedTensorType type = typeOf(x);
+  if (type.getRank() < 2)
+    return error(Twine(lower ? "tril" : "triu") +
+                 ": the tensor needs at least 2 dims");
+  auto idxType = RankedTensorType::get(type.getShape(), b.getI64Type());
+  int64_t rank = type.getRank();
+  Value row = IotaOp::create(b, loc, idxType, uint64_t(rank - 2));
+  Value col = IotaOp::create(b, loc, idxType, uint64_t(rank - 1));
+  // tril keeps col - row <= k, triu keeps col - row >= k.
+  Value diff = binary(Binary::Sub, col, row);
+  Value keep = compare(lower ? ComparisonDirection::LE
+                             : ComparisonDirection::GE,
+                       diff, Scalar::ofInt(k));
+  return where(keep, x, full({}, type.getElementType(), Scalar::ofInt(0)));
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+Value TensorBuilder::sumOrMax(Value x, ArrayRef<int64_t> dims, bool keepdim,
+                              bool isMax) {
+  RankedTensorType type = typeOf(x);
+  SmallVector<int64_t> all;
+  if (dims.empty())
+    all = llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
+  auto norm = normalizeDims(dims.empty() ? ArrayRef<int64_t>(all) : dims,
+                            type.getRank());
+  if (!norm)
+    return Value();
+  if (norm->empty())
+    return x;
+  SmallVector<int64_t> shape;
+  for (auto [i, d] : llvm::enumerate(type.getShape())) {
+    if (!llvm::is_contained(*norm, int64_t(i)))
+      shape.push_back(d);
+    else if (keepdim)
+      shape.push_back(1);
+  }
+  auto resultType = type.clone(shape);
+  UnitAttr keep = keepdim ? b.getUnitAttr() : UnitAttr();
+  if (isMax)
+    return ReduceMaxOp::create(b, loc, resultType, x,
+                               b.getDenseI64ArrayAttr(*norm), keep);
+  return ReduceSumOp::create(b, loc, resultType, x,
+                             b.getDenseI64ArrayAttr(*norm), keep);
+}
+
+Value TensorBuilder::sum(Value x, ArrayRef<int64_t> dims, bool keepdim,
+                         std::optional<Type> dtype) {
+  Type elt = typeOf(x).getElementType();
+  // torch.sum of bool and integer tensors accumulates in int64.
+  Type acc = dtype ? *dtype : (isa<FloatType>(elt) ? elt : b.getI64Type());
+  return sumOrMax(convert(x, acc), dims, keepdim, /*isMax=*/false);
+}
+
+Value TensorBuilder::mean(Value x, ArrayRef<int64_t> dims, bool keepdim,
+                          std::optional<Type> dtype) {
+  Type elt = dtype ? *dtype : typeOf(x).getElementType();
+  if (!isa<FloatType>(elt))
+    return error("mean needs a floating point tensor; pass dtype");
+  RankedTensorType type = typeOf(x);
+  Value s = sum(x, dims, keepdim, elt);
+  if (!s)
+    return s;
+  // Elements folded into each output element.
+  int64_t count = numElements(type.getShape()) /
+                  std::max<int64_t>(numElements(typeOf(s).getShape()), 1);
+  return binary(Binary::Div, s, Scalar::ofInt(count));
+}
+
+Value TensorBuilder::amax(Value x, ArrayRef<int64_t> dims, bool keepdim) {
+  return sumOrMax(x, dims, keepdim, /*isMax=*/true);
+}
+
+Value TensorBuilder::softmax(Value x, int64_t dim, bool log) {
+  x = convert(x, floatTypeFor(typeOf(x).getElementType()));
+  RankedTensorType type = typeOf(x);
+  if (type.getRank() == 0)
+    return log ? full({}, type.getElementType(), Scalar::ofFloat(0.0))
+               : full({}, type.getElementType(), Scalar::ofFloat(1.0));
+  int64_t d = normalizeDim(dim, type.getRank());
+  if (d < 0)
+    return Value();
+  Value max = amax(x, {d}, /*keepdim=*/true);
+  Value shifted = binary(Binary::Sub, x, max);
+  Value e = unary(Unary::Exp, shifted);
+  Value total = sum(e, {d}, /*keepdim=*/true);
+  if (log)
+    return binary(Binary::Sub, shifted, unary(Unary::Log, total));
+  return binary(Binary::Div, e, total);
+}
+
+//===----------------------------------------------------------------------===//
+// Linear algebra
+//===----------------------------------------------------------------------===//
+
+Value TensorBuilder::matmul(Value x, Value y) {
+  RankedTensorType tx = typeOf(x), ty = typeOf(y);
+  if (tx.getRank() == 0 || ty.getRank() == 0)
+    return error("matmul: both arguments need at least 1 dim");
+  Type elt = promote(Operand(x), Operand(y));
+  x = convert(x, elt);
+  y = convert(y, elt);
+  // 1-D operands: a row vector on the left, a column vector on the right,
+  // the added dim dropped from the result.
+  bool vecL = tx.getRank() == 1, vecR = ty.getRank() == 1;
+  if (vecL)
+    x = reshape(x, {1, tx.getDimSize(0)});
+  if (vecR)
+    y = reshape(y, {ty.getDimSize(0), 1});
+  tx = typeOf(x);
+  ty = typeOf(y);
+  int64_t k = tx.getShape().back();
+  if (k != ty.getDimSize(ty.getRank() - 2))
+    return error("matmul: shapes " + shapeString(tx.getShape()) + " and " +
+                 shapeString(ty.getShape()) + " cannot be multiplied (" +
+                 Twine(k) + " vs " + Twine(ty.getDimSize(ty.getRank() - 2)) +
+                 ")");
+  int64_t n = ty.getShape().back();
+  SmallVector<int64_t> outShape;
+  Value result;
+  if (ty.getRank() == 2) {
+    // [..., M, K] x [K, N]: one [B*M, K] x [K, N] product.
+    ArrayRef<int64_t> lead = tx.getShape().drop_back();
+    int64_t rows = numElements(lead);
+    Value flat = reshape(x, {rows, k});
+    auto resType = RankedTensorType::get({rows, n}, elt);
+    result = MatmulOp::create(b, loc, resType, flat, y);
+    outShape.append(lead.begin(), lead.end());
+    outShape.push_back(n);
+    result = reshape(result, outShape);
+  } else {
+    ArrayRef<int64_t> bx = tx.getShape().drop_back(2);
+    ArrayRef<int64_t> by = ty.getShape().drop_back(2);
+    auto batch = broadcastShapes(bx, by);
+    if (!batch)
+      return Value();
+    int64_t m = tx.getDimSize(tx.getRank() - 2);
+    SmallVector<int64_t> sx(*batch), sy(*batch);
+    sx.append({m, k});
+    sy.append({k, n});
+    Value lhs = broadcastTo(x, sx), rhs = broadcastTo(y, sy);
+    if (!lhs || !rhs)
+      return Value();
+    outShape.assign(batch->begin(), batch->end());
+    outShape.append({m, n});
+    result = MatmulOp::create(b, loc, RankedTensorType::get(outShape, elt),
+                              lhs, rhs);
+  }
+  if (!result || (!vecL && !vecR))
+    return result;
+  SmallVector<int64_t> squeezed(outShape);
+  if (vecR)
+    squeezed.pop_back();
+  if (vecL)
+    squeezed.erase(squeezed.end() - (vecR ? 1 : 2));
+  return reshape(result, squeezed);
+}
+
+Value TensorBuilder::linear(Value x, Value w, Value bias) {
+  if (typeOf(w).getRank() != 2)
+    return error("linear: the weight must be 2-D, got shape " +
+                 shapeString(typeOf(w).getShape()));
+  Value wt = swapDims(w, 0, 1);
+  Value y = matmul(x, wt);
+  if (!y || !bias)
+    return y;
+  return binary(Binary::Add, y, bias);
+}
+
+//===----------------------------------------------------------------------===//
+// Model-level composites
+//===----------------------------------------------------------------------===//
+
+Value TensorBuilder::layerNorm(Value x, ArrayRef<int64_t> normalizedShape,
+                               Value weight, Value bias, double eps) {
+  RankedTensorType type = typeOf(x);
+  int64_t n = normalizedShape.size();
+  if (n == 0 || n > type.getRank() ||
+      type.getShape().take_back(n) != normalizedShape)
+    return error("layer_norm: normalized_shape " +
+                 shapeString(normalizedShape) +
+                 " does not match the trailing dims of input " +
+                 shapeString(type.getShape()));
+  x = convert(x, floatTypeFor(type.getElementType()));
+  SmallVector<int64_t> dims =
+      llvm::to_vector(llvm::seq<int64_t>(type.getRank() - n, type.getRank()));
+  Value mu = mean(x, dims, /*keepdim=*/true);
+  Value centered = binary(Binary::Sub, x, mu);
+  Value var = mean(binary(Binary::Mul, centered, centered), dims,
+                   /*keepdim=*/true);
+  Value rstd = unary(Unary::Rsqrt,
+                     binary(Binary::Add, var, Scalar::ofFloat(eps)));
+  Value y = binary(Binary::Mul, centered, rstd);
+  if (y && weight)
+    y = binary(Binary::Mul, y, weight);
+  if (y && bias)
+    y = binary(Binary::Add, y, bias);
+  return y;
+}
+
+Value TensorBuilder::oneHot(Value indices, int64_t classes, Type element) {
+  RankedTensorType type = typeOf(indices);
+  if (!isa<IntegerType>(type.getElementType()) ||
+      type.getElementType().isInteger(1))
+    return error("expected integer indices, got " + Twine(
+        isa<FloatType>(type.getElementType()) ? "a float tensor"
+                                              : "a bool tensor"));
+  SmallVector<int64_t> shape(type.getShape());
+  shape.push_back(classes);
+  Value idx = convert(indices, b.getI64Type());
+  Value expanded = broadcastTo(reshape(idx, [&] {
+                                 SmallVector<int64_t> s(type.getShape());
+                                 s.push_back(1);
+                                 return s;
+                               }()),
+                               shape);
+  Value classIds = IotaOp::create(
+      b, loc, RankedTensorType::get(shape, b.getI64Type()),
+      uint64_t(shape.size() - 1));
+  Value hit = compare(ComparisonDirection::EQ, expanded, classIds);
+  return convert(hit, element);
+}
+
+Value TensorBuilder::embedding(Value weight, Value indices) {
+  RankedTensorType wt = typeOf(weight);
+  if (wt.getRank() != 2)
+    return error("embedding: the weight must be 2-D, got shape " +
+                 shapeString(wt.getShape()));
+  // A gather written as a one-hot product: exact (one nonzero per row), its
+  // gradient is the scatter-add torch computes, and it reuses the matmul
+  // lowering. Its cost grows with the vocabulary size.
+  Value hot = oneHot(indices, wt.getDimSize(0), wt.getElementType());
+  return hot ? matmul(hot, weight) : hot;
+}
+
+Value TensorBuilder::nllLoss(Value logProbs, Value target, Value weight,
+                             int64_t reduction, int64_t ignoreIndex,
+                             double labelSmoothing) {
+  RankedTensorType type = typeOf(logProbs);
+  RankedTensorType tt = typeOf(target);
+  if (type.getRank() != 2 && type.getRank() != 1)
+    return error("nll_loss: expected input of shape [N, C] or [C], got " +
+                 shapeString(type.getShape()));
+  if (tt.getRank() != type.getRank() - 1 ||
+      (type.getRank() == 2 && tt.getDimSize(0) != type.getDimSize(0)))
+    return error("nll_loss: target of shape " + shapeString(tt.getShape()) +
+                 " does not match input of shape " +
+                 shapeString(type.getShape()));
+  if (weight)
+    return error("nll_loss: class weights are not supported");
+  if (reduction < 0 || reduction > 2)
+    return error("nll_loss: unknown reduction " + Twine(reduction));
+  int64_t classes = type.getShape().back();
+  Type elt = type.getElementType();
+  Value hot = oneHot(target, classes, elt);
+  if (!hot)
+    return hot;
+  int64_t classDim = type.getRank() - 1;
+  // -logp[target] per sample; 0 where the target is ignore_index.
+  Value picked = sum(binary(Binary::Mul, logProbs, hot), {classDim}, false);
+  Value valid = compare(ComparisonDirection::NE, target,
+                        Scalar::ofInt(ignoreIndex));
+  Value perSample = unary(Unary::Neg, picked);
+  if (labelSmoothing > 0.0) {
+    // (1 - e) * nll + e * mean_c(-logp), as torch's label_smoothing.
+    Value smooth = binary(Binary::Div,
+                          unary(Unary::Neg, sum(logProbs, {classDim}, false)),
+                          Scalar::ofInt(classes));
+    perSample = binary(
+        Binary::Add,
+        binary(Binary::Mul, perSample, Scalar::ofFloat(1.0 - labelSmoothing)),
+        binary(Binary::Mul, smooth, Scalar::ofFloat(labelSmoothing)));
+  }
+  perSample = where(valid, perSample, Scalar::ofFloat(0.0));
+  if (!perSample || reduction == 0)
+    return perSample;
+  Value total = sum(perSample, {}, false);
+  if (reduction == 2)
+    return total;
+  Value count = sum(convert(valid, elt), {}, false);
+  return binary(Binary::Div, total, count);
+}
+
+Value TensorBuilder::crossEntropy(Value logits, Value target, Value weight,
+                                  int64_t reduction, int64_t ignoreIndex,
+                                  double labelSmoothing) {
+  RankedTensorType type = typeOf(logits);
+  if (isa<FloatType>(typeOf(target).getElementType()))
+    return error("cross_entropy with class probabilities as target is not "
+                 "supported; pass class indices");
+  if (type.getRank() != 2 && type.getRank() != 1)
+    return error("cross_entropy: expected logits of shape [N, C] or [C], got " +
+                 shapeString(type.getShape()));
+  Value logp = softmax(logits, -1, /*log=*/true);
+  return logp ? nllLoss(logp, target, weight, reduction, ignoreIndex,
+                        labelSmoothing)
+              : logp;
+}

@@ -1,0 +1,1436 @@
+//===- TorchScriptImporter.cpp - TorchScript (.pt) to the trace dialect ---===//
+//
+// Walks the module hierarchy of a TorchScript file and the graph of each
+// `forward` it calls, emitting trace ops through TensorBuilder. Submodule
+// calls are followed rather than inlined up front, so the importer knows
+// which module every op came from: that gives module-path names and
+// locations, and turns a call of a `CheckpointWrapper` (or of a module
+// matching --checkpoint-modules) into a `trace.checkpoint` region.
+//
+// Values a TorchScript graph computes from constants alone (sizes read with
+// aten::size, their arithmetic, lists of them) are evaluated here with
+// LibTorch's own operator implementations, as TorchScript's constant
+// propagation does; everything else becomes trace ops.
+//
+// LibTorch reports errors by throwing: every call into it is inside the
+// try block of importTorchScript, and no exception reaches MLIR code.
+//
+//===----------------------------------------------------------------------===//
+
+#include "trace/Importer/TorchScript.h"
+#include "trace/Importer/TensorBuilder.h"
+
+#include "trace/Dialect/Trace/IR/TraceDialect.h"
+#include "trace/Dialect/Trace/IR/TraceOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Regex.h"
+
+#include <torch/csrc/jit/ir/constants.h>
+#include <torch/csrc/jit/ir/ir.h>
+#include <torch/csrc/jit/serialization/import.h>
+#include <torch/script.h>
+
+#include <fstream>
+#include <sstream>
+#include <functional>
+
+using namespace mlir;
+using namespace mlir::trace;
+namespace jit = torch::jit;
+
+//===----------------------------------------------------------------------===//
+// Input specs
+//===----------------------------------------------------------------------===//
+
+static Type parseDType(MLIRContext *ctx, StringRef dtype) {
+  Builder b(ctx);
+  return llvm::StringSwitch<Type>(dtype)
+      .Case("f32", b.getF32Type())
+      .Case("f64", b.getF64Type())
+      .Case("f16", b.getF16Type())
+      .Case("bf16", b.getBF16Type())
+      .Case("i64", b.getI64Type())
+      .Case("i32", b.getI32Type())
+      .Cases("i1", "bool", b.getI1Type())
+      .Default(Type());
+}
+
+bool mlir::trace::parseInputSpec(StringRef text, InputSpec &spec,
+                                 std::string &error) {
+  spec = InputSpec();
+  StringRef body = text;
+  if (auto [name, rest] = text.split('='); !rest.empty() || text.contains('=')) {
+    spec.name = name.trim().str();
+    body = rest;
+    if (spec.name.empty()) {
+      error = "missing input name before '=' in '" + text.str() + "'";
+      return false;
+    }
+  }
+  SmallVector<StringRef> parts;
+  body.trim().split(parts, 'x');
+  if (parts.empty() || parts.back().empty()) {
+    error = "expected NAME=D0xD1x...xDTYPE (e.g. x=2x128xf32), got '" +
+            text.str() + "'";
+    return false;
+  }
+  spec.dtype = parts.back().str();
+  MLIRContext probe;
+  if (!parseDType(&probe, spec.dtype)) {
+    error = "unknown dtype '" + spec.dtype + "' in '" + text.str() +
+            "' (expected f32, f64, f16, bf16, i64, i32 or bool)";
+    return false;
+  }
+  for (StringRef p : ArrayRef<StringRef>(parts).drop_back()) {
+    int64_t d;
+    if (p.getAsInteger(10, d) || d < 0) {
+      error = "bad dimension '" + p.str() + "' in '" + text.str() + "'";
+      return false;
+    }
+    spec.shape.push_back(d);
+  }
+  return true;
+}
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Values of the TorchScript graph
+//===----------------------------------------------------------------------===//
+
+/// What a TorchScript value is at import time: a tensor computed by trace
+/// ops, a compile-time constant (numbers, lists of numbers, constant
+/// tensors, dtypes), a list or tuple of values, or a module object.
+struct TSValue {
+  enum class Kind { Tensor, Const, List, Module };
+  Kind kind = Kind::Const;
+  Value tensor;
+  c10::IValue constant;
+  std::vector<TSValue> elements;
+  c10::intrusive_ptr<c10::ivalue::Object> object; ///< a module
+  std::string path;
+  jit::Module module() const { return jit::Module(object); }
+
+  static TSValue ofTensor(Value v) {
+    TSValue t;
+    t.kind = Kind::Tensor;
+    t.tensor = v;
+    return t;
+  }
+  static TSValue ofConst(c10::IValue v) {
+    TSValue t;
+    t.constant = std::move(v);
+    return t;
+  }
+  static TSValue ofList(std::vector<TSValue> elems) {
+    TSValue t;
+    t.kind = Kind::List;
+    t.elements = std::move(elems);
+    return t;
+  }
+  static TSValue ofModule(const jit::Module &m, std::string path) {
+    TSValue t;
+    t.kind = Kind::Module;
+    t.object = m._ivalue();
+    t.path = std::move(path);
+    return t;
+  }
+};
+
+/// Thrown (inside the importer only) after a diagnostic was emitted, to
+/// unwind out of the graph walk.
+struct ImportError {};
+
+/// A region being filled: values from enclosing blocks are passed in as
+/// block arguments on first use (trace.checkpoint is isolated from above).
+struct Scope {
+  Block *block;
+  Scope *parent;
+  llvm::DenseMap<Value, Value> captured;
+  SmallVector<Value> outerValues; ///< operands of the region op, in order
+};
+
+/// A list of constants as the IValue an operator unboxes: int[], float[],
+/// bool[] or Tensor[]; none when an element is not a constant.
+std::optional<c10::IValue> typedList(const TSValue &v) {
+  bool ints = true, floats = true, bools = true, tensors = true;
+  for (const TSValue &e : v.elements) {
+    if (e.kind != TSValue::Kind::Const)
+      return std::nullopt;
+    ints &= e.constant.isInt();
+    floats &= e.constant.isDouble();
+    bools &= e.constant.isBool();
+    tensors &= e.constant.isTensor();
+  }
+  if (ints) {
+    c10::List<int64_t> l;
+    for (const TSValue &e : v.elements)
+      l.push_back(e.constant.toInt());
+    return c10::IValue(l);
+  }
+  if (floats) {
+    c10::List<double> l;
+    for (const TSValue &e : v.elements)
+      l.push_back(e.constant.toDouble());
+    return c10::IValue(l);
+  }
+  if (bools) {
+    c10::List<bool> l;
+    for (const TSValue &e : v.elements)
+      l.push_back(e.constant.toBool());
+    return c10::IValue(l);
+  }
+  if (tensors) {
+    c10::List<at::Tensor> l;
+    for (const TSValue &e : v.elements)
+      l.push_back(e.constant.toTensor());
+    return c10::IValue(l);
+  }
+  return std::nullopt;
+}
+
+std::string stripMangling(const std::string &qualified) {
+  // __torch__.m.___torch_mangle_5.Block -> __torch__.m.Block
+  std::string out;
+  for (StringRef part : llvm::split(StringRef(qualified), '.')) {
+    if (part.starts_with("___torch_mangle_"))
+      continue;
+    if (!out.empty())
+      out += '.';
+    out += part.str();
+  }
+  return out;
+}
+
+class Importer {
+public:
+  Importer(MLIRContext *ctx, const TorchScriptImportOptions &options)
+      : ctx(ctx), options(options), builder(ctx),
+        tb(builder, [this] { return use(getSeed()); }) {}
+
+  OwningOpRef<ModuleOp> run(jit::Module &root);
+
+private:
+  // Locations and errors ------------------------------------------------------
+  Location locationOf(const jit::Node *node, const std::string &path);
+  [[noreturn]] void fail(const Twine &message) {
+    InFlightDiagnostic diag = emitError(tb.getLoc()) << message;
+    if (!currentPath.empty())
+      diag << " [module '" << currentPath << "']";
+    diag.report();
+    throw ImportError();
+  }
+  std::string describe(const jit::Node *node);
+
+  // Values --------------------------------------------------------------------
+  Value use(Value v);
+  Value capture(Scope *s, Value v);
+  Value getSeed();
+  TSValue &lookup(const jit::Value *v);
+  Value asTensor(const TSValue &v, const jit::Value *origin);
+  Value constantTensor(const at::Tensor &t);
+  Type elementTypeOf(c10::ScalarType st);
+
+  // Arguments of a node, by schema name --------------------------------------
+  const jit::Value *input(const jit::Node *n, const char *name);
+  bool hasInput(const jit::Node *n, const char *name);
+  Value tensorArg(const jit::Node *n, const char *name);
+  Value optTensorArg(const jit::Node *n, const char *name);
+  Operand operandArg(const jit::Node *n, const char *name);
+  c10::IValue constArg(const jit::Node *n, const char *name);
+  int64_t intArg(const jit::Node *n, const char *name);
+  double floatArg(const jit::Node *n, const char *name);
+  bool boolArg(const jit::Node *n, const char *name);
+  std::optional<int64_t> optIntArg(const jit::Node *n, const char *name);
+  std::vector<int64_t> intListArg(const jit::Node *n, const char *name);
+  std::optional<Type> dtypeArg(const jit::Node *n, const char *name);
+  Scalar scalarOf(const c10::IValue &v);
+  Value check(Value v) {
+    if (!v)
+      throw ImportError();
+    return v;
+  }
+
+  // Graph walk ----------------------------------------------------------------
+  std::vector<TSValue> importGraph(jit::Graph &graph, jit::Module self,
+                                   const std::string &path,
+                                   std::vector<TSValue> args);
+  void importNode(jit::Node *node, const std::string &path);
+  std::vector<TSValue> callMethod(jit::Node *node, const std::string &path);
+  bool tryFold(jit::Node *node);
+  void importAten(jit::Node *node);
+  bool isCheckpointModule(const jit::Module &m, const std::string &path);
+
+  MLIRContext *ctx;
+  const TorchScriptImportOptions &options;
+  OpBuilder builder;
+  TensorBuilder tb;
+  std::optional<llvm::Regex> checkpointRegex;
+
+  Block *entry = nullptr;
+  SmallVector<DictionaryAttr> argAttrs;
+  Scope *scope = nullptr;
+  Value seed;
+  llvm::DenseMap<const c10::TensorImpl *, Value> parameterArgs;
+  llvm::DenseMap<const jit::Value *, TSValue> env;
+  std::vector<std::string> callStack; // for recursion checks
+  std::string currentPath;            // module of the node being imported
+};
+
+//===----------------------------------------------------------------------===//
+// Locations and errors
+//===----------------------------------------------------------------------===//
+
+Location Importer::locationOf(const jit::Node *node, const std::string &path) {
+  Location loc = UnknownLoc::get(ctx);
+  jit::SourceRange range = node->sourceRange();
+  if (auto generated = range.findSourceRangeThatGenerated())
+    range = *generated;
+  if (auto flc = range.file_line_col()) {
+    auto [file, line, col] = *flc;
+    loc = FileLineColLoc::get(ctx, file, line, col + 1);
+  }
+  return NameLoc::get(StringAttr::get(ctx, path.empty() ? "<model>" : path),
+                      loc);
+}
+
+std::string Importer::describe(const jit::Node *node) {
+  std::string s = node->kind().toQualString();
+  if (const c10::FunctionSchema *schema = node->maybeSchema()) {
+    std::ostringstream os;
+    os << *schema;
+    s += " (schema: " + os.str() + ")";
+  }
+  return s;
+}
+
+//===----------------------------------------------------------------------===//
+// Values
+//===----------------------------------------------------------------------===//
+
+Value Importer::capture(Scope *s, Value v) {
+  if (!s || v.getParentBlock() == s->block)
+    return v;
+  auto it = s->captured.find(v);
+  if (it != s->captured.end())
+    return it->second;
+  Value outer = capture(s->parent, v);
+  Value arg = s->block->addArgument(v.getType(), v.getLoc());
+  s->captured[v] = arg;
+  s->outerValues.push_back(outer);
+  return arg;
+}
+
+Value Importer::use(Value v) { return capture(scope, v); }
+
+Value Importer::getSeed() {
+  if (!seed) {
+    seed = entry->addArgument(RankedTensorType::get({}, builder.getI64Type()),
+                              UnknownLoc::get(ctx));
+    argAttrs.push_back(builder.getDictionaryAttr(
+        {builder.getNamedAttr(TraceDialect::kNameAttrName,
+                              builder.getStringAttr("seed"))}));
+  }
+  return seed;
+}
+
+Type Importer::elementTypeOf(c10::ScalarType st) {
+  switch (st) {
+  case c10::ScalarType::Float:
+    return builder.getF32Type();
+  case c10::ScalarType::Double:
+    return builder.getF64Type();
+  case c10::ScalarType::Half:
+    return builder.getF16Type();
+  case c10::ScalarType::BFloat16:
+    return builder.getBF16Type();
+  case c10::ScalarType::Long:
+    return builder.getI64Type();
+  case c10::ScalarType::Int:
+    return builder.getI32Type();
+  case c10::ScalarType::Short:
+    return builder.getI16Type();
+  case c10::ScalarType::Char:
+  case c10::ScalarType::Byte:
+    return builder.getI8Type();
+  case c10::ScalarType::Bool:
+    return builder.getI1Type();
+  default:
+    fail(Twine("unsupported dtype ") + c10::toString(st));
+  }
+}
+
+Value Importer::constantTensor(const at::Tensor &value) {
+  at::Tensor t = value.contiguous();
+  Type elt = elementTypeOf(t.scalar_type());
+  SmallVector<int64_t> shape(t.sizes().begin(), t.sizes().end());
+  // Splats become trace.full: readable, and no data in the IR.
+  if (t.numel() > 0) {
+    at::Tensor first = t.flatten()[0];
+    if (t.eq(first).all().item<bool>()) {
+      Scalar s = isa<FloatType>(elt) ? Scalar::ofFloat(first.item<double>())
+                 : elt.isInteger(1)  ? Scalar::ofBool(first.item<bool>())
+                                     : Scalar::ofInt(first.item<int64_t>());
+      return tb.full(shape, elt, s);
+    }
+  }
+  auto type = RankedTensorType::get(shape, elt);
+  DenseElementsAttr attr;
+  if (elt.isInteger(1)) {
+    SmallVector<bool> data;
+    auto acc = t.to(at::kBool).flatten();
+    for (int64_t i = 0; i < t.numel(); ++i)
+      data.push_back(acc[i].item<bool>());
+    attr = DenseElementsAttr::get(type, data);
+  } else {
+    auto *bytes = static_cast<const char *>(t.data_ptr());
+    attr = DenseElementsAttr::getFromRawBuffer(
+        type, ArrayRef<char>(bytes, t.numel() * t.element_size()));
+  }
+  return ConstantOp::create(builder, tb.getLoc(), cast<ElementsAttr>(attr));
+}
+
+TSValue &Importer::lookup(const jit::Value *v) {
+  auto it = env.find(v);
+  if (it == env.end())
+    fail("internal: value %" + v->debugName() + " used before definition");
+  return it->second;
+}
+
+Value Importer::asTensor(const TSValue &v, const jit::Value *origin) {
+  switch (v.kind) {
+  case TSValue::Kind::Tensor:
+    return use(v.tensor);
+  case TSValue::Kind::Const:
+    if (v.constant.isTensor())
+      return constantTensor(v.constant.toTensor());
+    if (v.constant.isInt() || v.constant.isDouble() || v.constant.isBool()) {
+      Scalar s = scalarOf(v.constant);
+      return tb.full({}, tb.scalarType(s), s);
+    }
+    break;
+  default:
+    break;
+  }
+  fail("expected a tensor for %" + origin->debugName());
+}
+
+//===----------------------------------------------------------------------===//
+// Arguments
+//===----------------------------------------------------------------------===//
+
+bool Importer::hasInput(const jit::Node *n, const char *name) {
+  const c10::FunctionSchema *schema = n->maybeSchema();
+  if (!schema)
+    return false;
+  return schema->argumentIndexWithName(name).has_value();
+}
+
+const jit::Value *Importer::input(const jit::Node *n, const char *name) {
+  const c10::FunctionSchema *schema = n->maybeSchema();
+  if (!schema)
+    fail("no schema for " + Twine(n->kind().toQualString()));
+  auto idx = schema->argumentIndexWithName(name);
+  if (!idx || *idx >= n->inputs().size())
+    fail(Twine(n->kind().toQualString()) + ": no argument '" + name + "'");
+  return n->input(*idx);
+}
+
+Value Importer::tensorArg(const jit::Node *n, const char *name) {
+  const jit::Value *v = input(n, name);
+  return asTensor(lookup(v), v);
+}
+
+Value Importer::optTensorArg(const jit::Node *n, const char *name) {
+  if (!hasInput(n, name))
+    return Value();
+  const jit::Value *v = input(n, name);
+  TSValue &tv = lookup(v);
+  if (tv.kind == TSValue::Kind::Const && tv.constant.isNone())
+    return Value();
+  return asTensor(tv, v);
+}
+
+Scalar Importer::scalarOf(const c10::IValue &v) {
+  if (v.isBool())
+    return Scalar::ofBool(v.toBool());
+  if (v.isInt())
+    return Scalar::ofInt(v.toInt());
+  if (v.isDouble())
+    return Scalar::ofFloat(v.toDouble());
+  if (v.isTensor() && v.toTensor().dim() == 0) {
+    at::Tensor t = v.toTensor();
+    if (t.is_floating_point())
+      return Scalar::ofFloat(t.item<double>());
+    if (t.scalar_type() == at::kBool)
+      return Scalar::ofBool(t.item<bool>());
+    return Scalar::ofInt(t.item<int64_t>());
+  }
+  fail("expected a number, got " + Twine(v.tagKind()));
+}
+
+Operand Importer::operandArg(const jit::Node *n, const char *name) {
+  const jit::Value *v = input(n, name);
+  TSValue &tv = lookup(v);
+  if (tv.kind == TSValue::Kind::Const &&
+      (tv.constant.isInt() || tv.constant.isDouble() || tv.constant.isBool() ||
+       (tv.constant.isTensor() && tv.constant.toTensor().dim() == 0)))
+    return Operand(scalarOf(tv.constant));
+  return Operand(asTensor(tv, v));
+}
+
+c10::IValue Importer::constArg(const jit::Node *n, const char *name) {
+  const jit::Value *v = input(n, name);
+  TSValue &tv = lookup(v);
+  if (tv.kind == TSValue::Kind::Const)
+    return tv.constant;
+  if (tv.kind == TSValue::Kind::List)
+    if (std::optional<c10::IValue> list = typedList(tv))
+      return *list;
+  fail(Twine(n->kind().toQualString()) + ": argument '" + name +
+       "' must be known at compile time (it depends on tensor data)");
+}
+
+int64_t Importer::intArg(const jit::Node *n, const char *name) {
+  c10::IValue v = constArg(n, name);
+  if (v.isInt())
+    return v.toInt();
+  if (v.isBool())
+    return v.toBool();
+  if (v.isTensor() && v.toTensor().dim() == 0 &&
+      !v.toTensor().is_floating_point())
+    return v.toTensor().item<int64_t>();
+  fail(Twine(n->kind().toQualString()) + ": argument '" + name +
+       "' must be an int");
+}
+
+double Importer::floatArg(const jit::Node *n, const char *name) {
+  return scalarOf(constArg(n, name)).asDouble();
+}
+
+bool Importer::boolArg(const jit::Node *n, const char *name) {
+  c10::IValue v = constArg(n, name);
+  if (v.isBool())
+    return v.toBool();
+  if (v.isInt())
+    return v.toInt() != 0;
+  fail(Twine(n->kind().toQualString()) + ": argument '" + name +
+       "' must be a bool");
+}
+
+std::optional<int64_t> Importer::optIntArg(const jit::Node *n,
+                                           const char *name) {
+  if (!hasInput(n, name))
+    return std::nullopt;
+  c10::IValue v = constArg(n, name);
+  if (v.isNone())
+    return std::nullopt;
+  return intArg(n, name);
+}
+
+std::vector<int64_t> Importer::intListArg(const jit::Node *n,
+                                          const char *name) {
+  c10::IValue v = constArg(n, name);
+  std::vector<int64_t> out;
+  if (v.isInt()) {
+    out.push_back(v.toInt());
+  } else if (v.isList()) {
+    for (const c10::IValue &e : v.toListRef()) {
+      if (e.isInt())
+        out.push_back(e.toInt());
+      else if (e.isTensor() && e.toTensor().dim() == 0)
+        out.push_back(e.toTensor().item<int64_t>());
+      else
+        fail(Twine(n->kind().toQualString()) + ": argument '" + name +
+             "' must be a list of ints");
+    }
+  } else if (!v.isNone()) {
+    fail(Twine(n->kind().toQualString()) + ": argument '" + name +
+         "' must be a list of ints");
+  }
+  return out;
+}
+
+std::optional<Type> Importer::dtypeArg(const jit::Node *n, const char *name) {
+  if (!hasInput(n, name))
+    return std::nullopt;
+  c10::IValue v = constArg(n, name);
+  if (v.isNone())
+    return std::nullopt;
+  return elementTypeOf(static_cast<c10::ScalarType>(v.toInt()));
+}
+
+//===----------------------------------------------------------------------===//
+// Graph walk
+//===----------------------------------------------------------------------===//
+
+bool Importer::isCheckpointModule(const jit::Module &m,
+                                  const std::string &path) {
+  std::string type = stripMangling(m.type()->name()->qualifiedName());
+  StringRef shortName = StringRef(type).rsplit('.').second;
+  if (shortName.empty())
+    shortName = type;
+  if (shortName == "CheckpointWrapper" &&
+      StringRef(type).contains("checkpoint_wrapper"))
+    return true;
+  if (!checkpointRegex)
+    return false;
+  for (StringRef candidate : {StringRef(path), shortName, StringRef(type)})
+    if (checkpointRegex->match(candidate))
+      return true;
+  return false;
+}
+
+std::vector<TSValue> Importer::importGraph(jit::Graph &graph, jit::Module self,
+                                           const std::string &path,
+                                           std::vector<TSValue> args) {
+  auto inputs = graph.inputs();
+  if (inputs.size() != args.size() + 1)
+    fail("method of '" + Twine(path) + "' takes " + Twine(inputs.size() - 1) +
+         " arguments, called with " + Twine(args.size()));
+  env[inputs[0]] = TSValue::ofModule(self, path);
+  for (size_t i = 0; i < args.size(); ++i)
+    env[inputs[i + 1]] = args[i];
+  for (jit::Node *node : graph.nodes())
+    importNode(node, path);
+  std::vector<TSValue> results;
+  for (const jit::Value *out : graph.outputs())
+    results.push_back(lookup(out));
+  return results;
+}
+
+std::vector<TSValue> Importer::callMethod(jit::Node *node,
+                                          const std::string &path) {
+  TSValue &target = lookup(node->input(0));
+  if (target.kind != TSValue::Kind::Module)
+    fail("prim::CallMethod on a value that is not a module");
+  std::string method = node->s(c10::Symbol::attr("name"));
+  jit::Module callee = target.module();
+  std::string calleePath = target.path;
+  std::vector<TSValue> args;
+  for (size_t i = 1; i < node->inputs().size(); ++i)
+    args.push_back(lookup(node->input(i)));
+  auto fn = callee.find_method(method);
+  if (!fn)
+    fail("module '" + Twine(calleePath) + "' has no method '" + method + "'");
+  if (callStack.size() > 256)
+    fail("module calls nest deeper than 256 levels (recursive model?)");
+  callStack.push_back(calleePath);
+  std::shared_ptr<jit::Graph> graph = fn->graph();
+
+  if (!isCheckpointModule(callee, calleePath)) {
+    std::vector<TSValue> results =
+        importGraph(*graph, callee, calleePath, std::move(args));
+    callStack.pop_back();
+    // Name a submodule's tensor output after the submodule.
+    if (results.size() == 1 && results[0].kind == TSValue::Kind::Tensor) {
+      Operation *def = results[0].tensor.getDefiningOp();
+      if (def && def->getBlock() == scope->block &&
+          !def->hasAttr(TraceDialect::kNameAttrName) && !calleePath.empty())
+        def->setAttr(TraceDialect::kNameAttrName,
+                     builder.getStringAttr(calleePath));
+    }
+    return results;
+  }
+
+  // A checkpoint region: import the body into a block of its own, capture
+  // what it uses from outside, then wrap it in trace.checkpoint.
+  Location loc = tb.getLoc();
+  OpBuilder::InsertPoint outerIp = builder.saveInsertionPoint();
+  auto body = std::make_unique<Block>();
+  Scope inner{body.get(), scope, {}, {}};
+  scope = &inner;
+  builder.setInsertionPointToEnd(body.get());
+  std::vector<TSValue> results =
+      importGraph(*graph, callee, calleePath, std::move(args));
+  // Tensors (possibly nested in a returned tuple) leave the region.
+  SmallVector<Value> yielded;
+  std::function<void(TSValue &)> collect = [&](TSValue &v) {
+    if (v.kind == TSValue::Kind::Tensor) {
+      yielded.push_back(use(v.tensor));
+    } else if (v.kind == TSValue::Kind::List) {
+      for (TSValue &e : v.elements)
+        collect(e);
+    }
+  };
+  for (TSValue &r : results)
+    collect(r);
+  tb.setLoc(loc);
+  YieldOp::create(builder, loc, yielded);
+  scope = inner.parent;
+  builder.restoreInsertionPoint(outerIp);
+  SmallVector<Type> types;
+  for (Value v : yielded)
+    types.push_back(v.getType());
+  auto region = CheckpointOp::create(builder, loc, types, inner.outerValues,
+                                     builder.getStringAttr(calleePath),
+                                     CheckpointPolicyAttr());
+  region.getBody().push_back(body.release());
+  region->setAttr(TraceDialect::kNameAttrName,
+                  builder.getStringAttr(calleePath));
+  callStack.pop_back();
+  unsigned next = 0;
+  std::function<void(TSValue &)> rebind = [&](TSValue &v) {
+    if (v.kind == TSValue::Kind::Tensor)
+      v.tensor = region.getResult(next++);
+    else if (v.kind == TSValue::Kind::List)
+      for (TSValue &e : v.elements)
+        rebind(e);
+  };
+  for (TSValue &r : results)
+    rebind(r);
+  return results;
+}
+
+bool Importer::tryFold(jit::Node *node) {
+  if (!node->kind().is_aten() || node->isNondeterministic() ||
+      node->outputs().empty())
+    return false;
+  // Factories stay ops (trace.full / trace.iota) rather than data in the IR.
+  static const llvm::StringSet<llvm::MallocAllocator> factories = {
+      "ones", "zeros", "full", "arange", "ones_like", "zeros_like",
+      "full_like", "empty", "empty_like", "rand", "randn", "dropout"};
+  if (factories.contains(node->kind().toUnqualString()))
+    return false;
+  jit::Stack stack;
+  for (const jit::Value *in : node->inputs()) {
+    auto it = env.find(in);
+    if (it == env.end())
+      return false;
+    const TSValue &v = it->second;
+    if (v.kind == TSValue::Kind::Const) {
+      stack.push_back(v.constant);
+    } else if (v.kind == TSValue::Kind::List) {
+      std::optional<c10::IValue> list = typedList(v);
+      if (!list)
+        return false;
+      stack.push_back(*list);
+    } else {
+      return false;
+    }
+  }
+  try {
+    jit::Operation op = node->getOperation();
+    op(stack);
+  } catch (const std::exception &) {
+    return false; // evaluate as ops instead; errors surface there
+  }
+  if (stack.size() != node->outputs().size())
+    return false;
+  for (size_t i = 0; i < stack.size(); ++i) {
+    if (stack[i].isTensor() && stack[i].toTensor().numel() > (1 << 16))
+      return false;
+    env[node->output(i)] = TSValue::ofConst(stack[i]);
+  }
+  return true;
+}
+
+void Importer::importNode(jit::Node *node, const std::string &path) {
+  tb.setLoc(locationOf(node, path));
+  currentPath = path;
+  tb.setErrorSuffix(path.empty() ? "" : " [module '" + path + "']");
+  c10::Symbol kind = node->kind();
+  std::string kindName = kind.toQualString();
+
+  if (kind == c10::prim::Constant) {
+    auto value = jit::toIValue(node->output());
+    env[node->output()] = TSValue::ofConst(value ? *value : c10::IValue());
+    return;
+  }
+  if (kind == c10::prim::GetAttr) {
+    TSValue &obj = lookup(node->input(0));
+    if (obj.kind != TSValue::Kind::Module)
+      fail("prim::GetAttr on a value that is not a module");
+    std::string name = node->s(c10::Symbol::attr("name"));
+    c10::IValue attr = obj.module().attr(name);
+    // checkpoint_wrapper's inner module adds nothing to a readable path.
+    std::string child = name == "_checkpoint_wrapped_module" ? obj.path
+                        : obj.path.empty()                  ? name
+                                                            : obj.path + "." + name;
+    if (attr.isObject()) {
+      env[node->output()] =
+          TSValue::ofModule(jit::Module(attr.toObject()), child);
+    } else if (attr.isTensor()) {
+      auto it = parameterArgs.find(attr.toTensor().unsafeGetTensorImpl());
+      env[node->output()] =
+          it != parameterArgs.end()
+              ? TSValue::ofTensor(it->second)
+              : TSValue::ofConst(attr); // a tensor attribute, not registered
+    } else {
+      env[node->output()] = TSValue::ofConst(attr);
+    }
+    return;
+  }
+  if (kind == c10::prim::CallMethod) {
+    std::vector<TSValue> results = callMethod(node, path);
+    for (size_t i = 0; i < node->outputs().size(); ++i)
+      env[node->output(i)] = results.at(i);
+    return;
+  }
+  if (kind == c10::prim::ListConstruct || kind == c10::prim::TupleConstruct) {
+    std::vector<TSValue> elems;
+    for (const jit::Value *in : node->inputs())
+      elems.push_back(lookup(in));
+    env[node->output()] = TSValue::ofList(std::move(elems));
+    return;
+  }
+  if (kind == c10::prim::ListUnpack || kind == c10::prim::TupleUnpack) {
+    TSValue list = lookup(node->input(0));
+    std::vector<TSValue> elems;
+    if (list.kind == TSValue::Kind::List) {
+      elems = list.elements;
+    } else if (list.kind == TSValue::Kind::Const &&
+               (list.constant.isList() || list.constant.isTuple())) {
+      for (const c10::IValue &e :
+           list.constant.isList() ? list.constant.toListRef()
+                                  : list.constant.toTupleRef().elements())
+        elems.push_back(TSValue::ofConst(e));
+    } else {
+      fail(kindName + " of a value that is not a list");
+    }
+    if (elems.size() != node->outputs().size())
+      fail(kindName + ": " + Twine(elems.size()) + " elements, " +
+           Twine(node->outputs().size()) + " outputs");
+    for (size_t i = 0; i < elems.size(); ++i)
+      env[node->output(i)] = elems[i];
+    return;
+  }
+  if (kind == c10::prim::TupleIndex || kind == c10::aten::__getitem__) {
+    TSValue list = lookup(node->input(0));
+    TSValue &idx = lookup(node->input(1));
+    if (list.kind == TSValue::Kind::List && idx.kind == TSValue::Kind::Const &&
+        idx.constant.isInt()) {
+      int64_t i = idx.constant.toInt();
+      int64_t n = list.elements.size();
+      if (i < -n || i >= n)
+        fail(kindName + ": index " + Twine(i) + " out of range");
+      env[node->output()] = list.elements[i < 0 ? i + n : i];
+      return;
+    }
+  }
+  if (kind == c10::prim::NumToTensor || kind == c10::aten::Int ||
+      kind == c10::aten::Float || kind == c10::aten::Bool ||
+      kind == c10::aten::ScalarImplicit || kind == c10::aten::IntImplicit ||
+      kind == c10::aten::FloatImplicit) {
+    TSValue &in = lookup(node->input(0));
+    if (in.kind != TSValue::Kind::Const) {
+      // Name the control flow the number steers, if any.
+      for (const jit::Use &use : node->output()->uses())
+        if (use.user->kind() == c10::prim::If ||
+            use.user->kind() == c10::prim::Loop)
+          fail("data-dependent control flow is not supported: " +
+               Twine(use.user->kind().toQualString()) +
+               " depends on tensor data through " + kindName);
+      fail(kindName + " reads a number from tensor data: data-dependent "
+                      "values are not supported");
+    }
+    if (kind == c10::prim::NumToTensor) {
+      // A number known at compile time, as the 0-d tensor it is in torch.
+      Scalar s = scalarOf(in.constant);
+      env[node->output()] = TSValue::ofConst(
+          s.kind == Scalar::Kind::Float ? at::scalar_tensor(s.f, at::kDouble)
+          : s.kind == Scalar::Kind::Bool
+              ? at::scalar_tensor(bool(s.i), at::kBool)
+              : at::scalar_tensor(s.i, at::kLong));
+      return;
+    }
+    if (tryFold(node))
+      return;
+    env[node->output()] = in;
+    return;
+  }
+  if (kind == c10::aten::size || kind == c10::aten::dim ||
+      kind == c10::Symbol::aten("numel")) {
+    TSValue &in = lookup(node->input(0));
+    if (in.kind == TSValue::Kind::Tensor) {
+      ArrayRef<int64_t> shape = TensorBuilder::typeOf(in.tensor).getShape();
+      if (kind == c10::aten::dim) {
+        env[node->output()] = TSValue::ofConst(int64_t(shape.size()));
+      } else if (kind == c10::Symbol::aten("numel")) {
+        int64_t n = 1;
+        for (int64_t d : shape)
+          n *= d;
+        env[node->output()] = TSValue::ofConst(n);
+      } else if (node->inputs().size() == 1) {
+        std::vector<TSValue> dims;
+        for (int64_t d : shape)
+          dims.push_back(TSValue::ofConst(d));
+        env[node->output()] = TSValue::ofList(std::move(dims));
+      } else {
+        int64_t d = intArg(node, "dim");
+        int64_t nd = tb.normalizeDim(d, shape.size());
+        if (nd < 0)
+          throw ImportError();
+        env[node->output()] = TSValue::ofConst(shape[nd]);
+      }
+      return;
+    }
+  }
+  if (kind == c10::prim::If || kind == c10::prim::Loop)
+    fail("data-dependent control flow (" + kindName +
+         ") is not supported: trace the model with torch.jit.trace, or keep "
+         "the branch outside the compiled step");
+  if (kind == c10::prim::device || kind == c10::prim::dtype) {
+    env[node->output()] = TSValue::ofConst(c10::IValue());
+    if (kind == c10::prim::dtype) {
+      TSValue &in = lookup(node->input(0));
+      if (in.kind == TSValue::Kind::Tensor) {
+        Type t = TensorBuilder::typeOf(in.tensor).getElementType();
+        c10::ScalarType st =
+            t.isF32()    ? c10::ScalarType::Float
+            : t.isF64()  ? c10::ScalarType::Double
+            : t.isF16()  ? c10::ScalarType::Half
+            : t.isBF16() ? c10::ScalarType::BFloat16
+            : t.isInteger(1) ? c10::ScalarType::Bool
+            : t.isInteger(32) ? c10::ScalarType::Int
+                              : c10::ScalarType::Long;
+        env[node->output()] = TSValue::ofConst(int64_t(st));
+      }
+    }
+    return;
+  }
+  if (kind.is_aten()) {
+    if (tryFold(node))
+      return;
+    importAten(node);
+    return;
+  }
+  fail("unsupported op " + describe(node) + " in module '" + path + "'");
+}
+
+//===----------------------------------------------------------------------===//
+// aten ops
+//===----------------------------------------------------------------------===//
+
+void Importer::importAten(jit::Node *node) {
+  std::string name = node->kind().toUnqualString();
+  // In-place variants (add_, relu_) act on values a traced graph no longer
+  // reads: the tracer rebinds later uses to the op's output.
+  if (name.size() > 1 && name.back() == '_' && name[name.size() - 2] != '_' &&
+      name != "copy_" && name != "index_put_" && name != "fill_")
+    name.pop_back();
+  using B = TensorBuilder::Binary;
+  using U = TensorBuilder::Unary;
+  auto out = [&](Value v) { env[node->output()] = TSValue::ofTensor(check(v)); };
+  auto x = [&] { return tensorArg(node, "self"); };
+
+  static const llvm::StringMap<U> unaries = {
+      {"neg", U::Neg},     {"abs", U::Abs},       {"exp", U::Exp},
+      {"log", U::Log},     {"sin", U::Sin},       {"cos", U::Cos},
+      {"tanh", U::Tanh},   {"sqrt", U::Sqrt},     {"rsqrt", U::Rsqrt},
+      {"erf", U::Erf},     {"sigmoid", U::Sigmoid}, {"relu", U::Relu},
+      {"silu", U::Silu}};
+  if (auto it = unaries.find(name); it != unaries.end())
+    return out(tb.unary(it->second, x()));
+
+  static const llvm::StringMap<ComparisonDirection> compares = {
+      {"eq", ComparisonDirection::EQ}, {"ne", ComparisonDirection::NE},
+      {"lt", ComparisonDirection::LT}, {"le", ComparisonDirection::LE},
+      {"gt", ComparisonDirection::GT}, {"ge", ComparisonDirection::GE}};
+  if (auto it = compares.find(name); it != compares.end())
+    return out(tb.compare(it->second, operandArg(node, "self"),
+                          operandArg(node, "other")));
+
+  if (name == "add" || name == "sub" || name == "rsub") {
+    Operand self = operandArg(node, "self");
+    Operand other = operandArg(node, "other");
+    if (hasInput(node, "alpha")) {
+      Scalar alpha = scalarOf(constArg(node, "alpha"));
+      if (alpha.asDouble() != 1.0) {
+        if (other.scalar && name != "rsub")
+          other = Operand(Scalar::ofFloat(other.scalar->asDouble() *
+                                          alpha.asDouble()));
+        else if (name == "rsub")
+          self = Operand(check(tb.binary(B::Mul, self, alpha)));
+        else
+          other = Operand(check(tb.binary(B::Mul, other, alpha)));
+      }
+    }
+    if (!self.tensor && !other.tensor)
+      fail("aten::" + name + " of two numbers");
+    if (name == "rsub")
+      return out(tb.binary(B::Sub, other, self));
+    return out(tb.binary(name == "add" ? B::Add : B::Sub, self, other));
+  }
+  if (name == "mul" || name == "div" || name == "maximum" ||
+      name == "minimum" || name == "true_divide") {
+    B kind = name == "mul"       ? B::Mul
+             : name == "maximum" ? B::Max
+             : name == "minimum" ? B::Min
+                                 : B::Div;
+    if (name == "div" && hasInput(node, "rounding_mode")) {
+      c10::IValue mode = constArg(node, "rounding_mode");
+      if (!mode.isNone())
+        fail("aten::div with rounding_mode='" + mode.toStringRef() +
+             "' on tensors is not supported");
+    }
+    return out(tb.binary(kind, operandArg(node, "self"),
+                         operandArg(node, "other")));
+  }
+  if (name == "pow") {
+    Operand base = hasInput(node, "self") ? operandArg(node, "self")
+                                          : Operand(scalarOf(constArg(node, "self")));
+    return out(tb.binary(B::Pow, base, operandArg(node, "exponent")));
+  }
+  if (name == "gelu") {
+    std::string approx = hasInput(node, "approximate")
+                             ? constArg(node, "approximate").toStringRef()
+                             : "none";
+    if (approx != "none" && approx != "tanh")
+      fail("aten::gelu: unknown approximate='" + approx + "'");
+    return out(tb.gelu(x(), approx == "tanh"));
+  }
+  if (name == "dropout" || name == "feature_dropout") {
+    if (name == "feature_dropout")
+      fail("unsupported op " + describe(node));
+    bool train = boolArg(node, "train") && !options.dropoutAsIdentity;
+    return out(tb.dropout(tensorArg(node, "input"), floatArg(node, "p"), train));
+  }
+  if (name == "softmax" || name == "log_softmax" || name == "_softmax" ||
+      name == "_log_softmax") {
+    Value in = tensorArg(node, hasInput(node, "self") ? "self" : "input");
+    if (auto dt = dtypeArg(node, "dtype"))
+      in = tb.convert(in, *dt);
+    return out(tb.softmax(in, intArg(node, "dim"),
+                          StringRef(name).contains("log")));
+  }
+  if (name == "layer_norm") {
+    return out(tb.layerNorm(tensorArg(node, "input"),
+                            intListArg(node, "normalized_shape"),
+                            optTensorArg(node, "weight"),
+                            optTensorArg(node, "bias"), floatArg(node, "eps")));
+  }
+  if (name == "linear")
+    return out(tb.linear(tensorArg(node, "input"), tensorArg(node, "weight"),
+                         optTensorArg(node, "bias")));
+  if (name == "matmul" || name == "mm" || name == "bmm") {
+    Value a = x(), b2 = tensorArg(node, name == "matmul" ? "other" : "mat2");
+    int64_t want = name == "mm" ? 2 : 3;
+    if (name != "matmul" && (TensorBuilder::typeOf(a).getRank() != want ||
+                             TensorBuilder::typeOf(b2).getRank() != want))
+      fail("aten::" + name + " expects " + Twine(want) + "-D tensors");
+    return out(tb.matmul(a, b2));
+  }
+  if (name == "addmm") {
+    Value prod = check(tb.matmul(tensorArg(node, "mat1"),
+                                 tensorArg(node, "mat2")));
+    Scalar beta = scalarOf(constArg(node, "beta"));
+    Scalar alpha = scalarOf(constArg(node, "alpha"));
+    Operand bias = operandArg(node, "self");
+    if (alpha.asDouble() != 1.0)
+      prod = check(tb.binary(B::Mul, prod, alpha));
+    if (beta.asDouble() == 0.0)
+      return out(prod);
+    if (beta.asDouble() != 1.0)
+      bias = Operand(check(tb.binary(B::Mul, bias, beta)));
+    return out(tb.binary(B::Add, prod, bias));
+  }
+  if (name == "embedding")
+    return out(tb.embedding(tensorArg(node, "weight"),
+                            tensorArg(node, "indices")));
+  if (name == "view" || name == "reshape" || name == "_reshape_alias")
+    return out(tb.reshape(x(), intListArg(node, name == "view" ? "size"
+                                                               : "shape")));
+  if (name == "view_as" || name == "reshape_as" || name == "expand_as") {
+    ArrayRef<int64_t> shape =
+        TensorBuilder::typeOf(tensorArg(node, "other")).getShape();
+    if (name == "expand_as")
+      return out(tb.expand(x(), shape));
+    return out(tb.reshape(x(), shape));
+  }
+  if (name == "flatten")
+    return out(tb.flatten(tensorArg(node, "self"),
+                          intArg(node, "start_dim"), intArg(node, "end_dim")));
+  if (name == "transpose")
+    return out(tb.swapDims(x(), intArg(node, "dim0"), intArg(node, "dim1")));
+  if (name == "t") {
+    Value v = x();
+    return out(TensorBuilder::typeOf(v).getRank() < 2 ? v
+                                                       : tb.swapDims(v, 0, 1));
+  }
+  if (name == "permute")
+    return out(tb.permute(x(), intListArg(node, "dims")));
+  if (name == "contiguous" || name == "clone" || name == "alias" ||
+      name == "lift_fresh")
+    return out(x());
+  if (name == "detach")
+    fail("aten::detach is not supported: it stops gradients, which the "
+         "trace dialect has no op for yet");
+  if (name == "unsqueeze")
+    return out(tb.unsqueeze(x(), intArg(node, "dim")));
+  if (name == "squeeze") {
+    std::vector<int64_t> dims;
+    if (hasInput(node, "dim"))
+      dims = intListArg(node, "dim");
+    return out(tb.squeeze(x(), dims));
+  }
+  if (name == "expand")
+    return out(tb.expand(x(), intListArg(node, "size")));
+  if (name == "slice") {
+    int64_t step = intArg(node, "step");
+    return out(tb.slice(x(), intArg(node, "dim"), optIntArg(node, "start"),
+                        optIntArg(node, "end"), step));
+  }
+  if (name == "select")
+    return out(tb.select(x(), intArg(node, "dim"), intArg(node, "index")));
+  if (name == "narrow") {
+    int64_t start = intArg(node, "start"), length = intArg(node, "length");
+    Value v = x();
+    int64_t dim = intArg(node, "dim");
+    int64_t nd = tb.normalizeDim(dim, TensorBuilder::typeOf(v).getRank());
+    if (nd < 0)
+      throw ImportError();
+    int64_t size = TensorBuilder::typeOf(v).getDimSize(nd);
+    if (start < 0)
+      start += size;
+    if (start < 0 || length < 0 || start + length > size)
+      fail("aten::narrow: start " + Twine(start) + " + length " +
+           Twine(length) + " exceeds dim size " + Twine(size));
+    return out(tb.slice(v, nd, start, start + length, 1));
+  }
+  if (name == "cat" || name == "concat") {
+    const jit::Value *listValue = input(node, "tensors");
+    TSValue &list = lookup(listValue);
+    if (list.kind != TSValue::Kind::List)
+      fail("aten::cat of a value that is not a list");
+    SmallVector<Value> parts;
+    for (const TSValue &e : list.elements)
+      parts.push_back(asTensor(e, listValue));
+    return out(tb.concat(parts, intArg(node, "dim")));
+  }
+  if (name == "split" || name == "split_with_sizes" || name == "chunk" ||
+      name == "unsafe_split" || name == "unsafe_chunk") {
+    Value v = x();
+    int64_t dim = intArg(node, "dim");
+    int64_t nd = tb.normalizeDim(dim, TensorBuilder::typeOf(v).getRank());
+    if (nd < 0)
+      throw ImportError();
+    int64_t size = TensorBuilder::typeOf(v).getDimSize(nd);
+    std::vector<int64_t> sizes;
+    if (StringRef(name).ends_with("chunk")) {
+      int64_t chunks = intArg(node, "chunks");
+      if (chunks <= 0)
+        fail("aten::chunk: chunks must be positive");
+      int64_t each = (size + chunks - 1) / chunks;
+      for (int64_t s = 0; s < size; s += each)
+        sizes.push_back(std::min(each, size - s));
+    } else if (name == "split_with_sizes") {
+      sizes = intListArg(node, "split_sizes");
+    } else {
+      c10::IValue arg = constArg(node, "split_size");
+      if (arg.isInt()) {
+        int64_t each = arg.toInt();
+        if (each <= 0)
+          fail("aten::split: split_size must be positive");
+        for (int64_t s = 0; s < size; s += each)
+          sizes.push_back(std::min(each, size - s));
+      } else {
+        sizes = intListArg(node, "split_size");
+      }
+    }
+    auto pieces = tb.split(v, sizes, nd);
+    if (!pieces)
+      throw ImportError();
+    std::vector<TSValue> elems;
+    for (Value p : *pieces)
+      elems.push_back(TSValue::ofTensor(p));
+    env[node->output()] = TSValue::ofList(std::move(elems));
+    return;
+  }
+  if (name == "masked_fill") {
+    Value v = x();
+    Operand fill = operandArg(node, "value");
+    // torch keeps self's dtype.
+    Type elt = TensorBuilder::typeOf(v).getElementType();
+    Value filler = fill.scalar
+                       ? tb.full({}, elt, *fill.scalar)
+                       : tb.convert(fill.tensor, elt);
+    return out(tb.where(tensorArg(node, "mask"), filler, v));
+  }
+  if (name == "where")
+    return out(tb.where(tensorArg(node, "condition"), operandArg(node, "self"),
+                        operandArg(node, "other")));
+  if (name == "tril" || name == "triu")
+    return out(tb.triangle(x(), intArg(node, "diagonal"), name == "tril"));
+  if (name == "ones" || name == "zeros" || name == "full" ||
+      name == "ones_like" || name == "zeros_like" || name == "full_like") {
+    bool like = StringRef(name).ends_with("_like");
+    SmallVector<int64_t> shape;
+    Type elt = builder.getF32Type();
+    if (like) {
+      Value ref = x();
+      shape.assign(TensorBuilder::typeOf(ref).getShape().begin(),
+                   TensorBuilder::typeOf(ref).getShape().end());
+      elt = TensorBuilder::typeOf(ref).getElementType();
+    } else {
+      std::vector<int64_t> s = intListArg(node, "size");
+      shape.assign(s.begin(), s.end());
+    }
+    StringRef op(name);
+    Scalar value = op.starts_with("ones")    ? Scalar::ofInt(1)
+                   : op.starts_with("zeros") ? Scalar::ofInt(0)
+                                             : scalarOf(constArg(node, "fill_value"));
+    if (!like && op.starts_with("full") && value.kind != Scalar::Kind::Float)
+      elt = tb.scalarType(value);
+    if (auto dt = dtypeArg(node, "dtype"))
+      elt = *dt;
+    return out(tb.full(shape, elt, value));
+  }
+  if (name == "arange") {
+    Scalar start = Scalar::ofInt(0), step = Scalar::ofInt(1);
+    Scalar end = scalarOf(constArg(node, "end"));
+    if (hasInput(node, "start"))
+      start = scalarOf(constArg(node, "start"));
+    if (hasInput(node, "step"))
+      step = scalarOf(constArg(node, "step"));
+    bool integral = start.kind != Scalar::Kind::Float &&
+                    end.kind != Scalar::Kind::Float &&
+                    step.kind != Scalar::Kind::Float;
+    Type elt = integral ? Type(builder.getI64Type()) : Type(builder.getF32Type());
+    if (auto dt = dtypeArg(node, "dtype"))
+      elt = *dt;
+    return out(tb.arange(start, end, step, elt));
+  }
+  if (name == "sum" || name == "mean" || name == "amax") {
+    std::vector<int64_t> dims;
+    bool keepdim = false;
+    if (hasInput(node, "dim"))
+      dims = intListArg(node, "dim");
+    if (hasInput(node, "keepdim"))
+      keepdim = boolArg(node, "keepdim");
+    if (name == "amax")
+      return out(tb.amax(x(), dims, keepdim));
+    std::optional<Type> dt = dtypeArg(node, "dtype");
+    if (name == "sum")
+      return out(tb.sum(x(), dims, keepdim, dt));
+    return out(tb.mean(x(), dims, keepdim, dt));
+  }
+  if (name == "nll_loss" || name == "nll_loss_nd")
+    return out(tb.nllLoss(x(), tensorArg(node, "target"),
+                          optTensorArg(node, "weight"),
+                          intArg(node, "reduction"),
+                          intArg(node, "ignore_index")));
+  if (name == "cross_entropy_loss")
+    return out(tb.crossEntropy(x(), tensorArg(node, "target"),
+                               optTensorArg(node, "weight"),
+                               intArg(node, "reduction"),
+                               intArg(node, "ignore_index"),
+                               floatArg(node, "label_smoothing")));
+  if (name == "to" || name == "type_as" || name == "float" ||
+      name == "double" || name == "half" || name == "long" ||
+      name == "bool" || name == "int") {
+    Value v = x();
+    std::optional<Type> dt;
+    if (name == "type_as")
+      dt = TensorBuilder::typeOf(tensorArg(node, "other")).getElementType();
+    else if (name == "to" && hasInput(node, "other"))
+      dt = TensorBuilder::typeOf(tensorArg(node, "other")).getElementType();
+    else if (name == "to")
+      dt = dtypeArg(node, "dtype");
+    else
+      dt = llvm::StringSwitch<std::optional<Type>>(name)
+               .Case("float", builder.getF32Type())
+               .Case("double", builder.getF64Type())
+               .Case("half", builder.getF16Type())
+               .Case("long", builder.getI64Type())
+               .Case("int", builder.getI32Type())
+               .Case("bool", builder.getI1Type())
+               .Default(std::nullopt);
+    return out(dt ? tb.convert(v, *dt) : v);
+  }
+  fail("unsupported op " + describe(node));
+}
+
+//===----------------------------------------------------------------------===//
+// Entry
+//===----------------------------------------------------------------------===//
+
+OwningOpRef<ModuleOp> Importer::run(jit::Module &root) {
+  if (!options.checkpointModules.empty()) {
+    checkpointRegex.emplace("^(" + options.checkpointModules + ")$");
+    std::string err;
+    if (!checkpointRegex->isValid(err)) {
+      emitError(UnknownLoc::get(ctx))
+          << "invalid --checkpoint-modules regex '"
+          << options.checkpointModules << "': " << err;
+      return nullptr;
+    }
+  }
+  auto forward = root.find_method("forward");
+  if (!forward) {
+    emitError(UnknownLoc::get(ctx)) << "the module has no forward method";
+    return nullptr;
+  }
+  std::shared_ptr<jit::Graph> graph = forward->graph();
+  Location fileLoc = UnknownLoc::get(ctx);
+
+  OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
+  auto body = std::make_unique<Block>();
+  entry = body.get();
+  Scope top{entry, nullptr, {}, {}};
+  scope = &top;
+  builder.setInsertionPointToEnd(entry);
+  auto nameAttr = [&](StringRef name) {
+    return builder.getDictionaryAttr({builder.getNamedAttr(
+        TraceDialect::kNameAttrName, builder.getStringAttr(name))});
+  };
+
+  // Forward inputs, by name or position.
+  std::vector<TSValue> args;
+  auto inputs = graph->inputs();
+  std::vector<bool> used(options.inputs.size(), false);
+  for (size_t i = 1; i < inputs.size(); ++i) {
+    std::string name = StringRef(inputs[i]->debugName()).split('.').first.str();
+    if (!inputs[i]->type()->cast<c10::TensorType>()) {
+      emitError(fileLoc) << "forward input '" << name
+                         << "' is not a tensor (" << inputs[i]->type()->str()
+                         << "); only tensor inputs are supported";
+      return nullptr;
+    }
+    const InputSpec *spec = nullptr;
+    for (size_t s = 0; s < options.inputs.size() && !spec; ++s)
+      if (!used[s] && options.inputs[s].name == name)
+        spec = &options.inputs[s], used[s] = true;
+    for (size_t s = 0; s < options.inputs.size() && !spec; ++s)
+      if (!used[s] && options.inputs[s].name.empty())
+        spec = &options.inputs[s], used[s] = true;
+    if (!spec) {
+      std::string all;
+      for (size_t k = 1; k < inputs.size(); ++k)
+        all += (k > 1 ? ", " : "") +
+               StringRef(inputs[k]->debugName()).split('.').first.str();
+      emitError(fileLoc) << "no --input-shape for forward input '" << name
+                         << "' (forward takes: " << all
+                         << "); give e.g. --input-shape " << name
+                         << "=2x16xf32";
+      return nullptr;
+    }
+    auto type = RankedTensorType::get(spec->shape, parseDType(ctx, spec->dtype));
+    args.push_back(TSValue::ofTensor(entry->addArgument(type, fileLoc)));
+    argAttrs.push_back(nameAttr(name));
+  }
+  for (size_t s = 0; s < options.inputs.size(); ++s)
+    if (!used[s]) {
+      emitError(fileLoc) << "--input-shape '" << options.inputs[s].name
+                         << "' names no input of forward";
+      return nullptr;
+    }
+
+  // Parameters, then buffers, named by module path; tied weights once.
+  auto addTensorArg = [&](const std::string &rawName, const at::Tensor &t,
+                          StringRef role) {
+    if (parameterArgs.count(t.unsafeGetTensorImpl()))
+      return;
+    std::string name = rawName;
+    for (size_t pos; (pos = name.find("_checkpoint_wrapped_module.")) !=
+                     std::string::npos;)
+      name.erase(pos, strlen("_checkpoint_wrapped_module."));
+    SmallVector<int64_t> shape(t.sizes().begin(), t.sizes().end());
+    auto type = RankedTensorType::get(shape, elementTypeOf(t.scalar_type()));
+    parameterArgs[t.unsafeGetTensorImpl()] = entry->addArgument(type, fileLoc);
+    argAttrs.push_back(builder.getDictionaryAttr(
+        {builder.getNamedAttr(TraceDialect::kNameAttrName,
+                              builder.getStringAttr(name)),
+         builder.getNamedAttr("trace.role", builder.getStringAttr(role))}));
+  };
+  for (const auto &p : root.named_parameters(/*recurse=*/true))
+    addTensorArg(p.name, p.value, "parameter");
+  for (const auto &p : root.named_buffers(/*recurse=*/true))
+    addTensorArg(p.name, p.value, "buffer");
+
+  std::vector<TSValue> results;
+  try {
+    results = importGraph(*graph, root, "", std::move(args));
+  } catch (const ImportError &) {
+    return nullptr;
+  }
+
+  SmallVector<Value> returned;
+  std::function<bool(const TSValue &)> flatten = [&](const TSValue &v) {
+    if (v.kind == TSValue::Kind::List) {
+      for (const TSValue &e : v.elements)
+        if (!flatten(e))
+          return false;
+      return true;
+    }
+    try {
+      returned.push_back(asTensor(v, graph->outputs()[0]));
+    } catch (const ImportError &) {
+      return false;
+    }
+    return true;
+  };
+  for (const TSValue &r : results)
+    if (!flatten(r))
+      return nullptr;
+  func::ReturnOp::create(builder, fileLoc, returned);
+
+  SmallVector<Type> argTypes(entry->getArgumentTypes());
+  auto fnType = builder.getFunctionType(argTypes, ValueRange(returned).getTypes());
+  builder.setInsertionPointToEnd(module->getBody());
+  auto func = func::FuncOp::create(builder, fileLoc, "forward", fnType);
+  func.getBody().push_back(body.release());
+  func.setAllArgAttrs(argAttrs);
+  if (failed(verify(*module)))
+    return nullptr;
+  return module;
+}
+
+} // namespace
+
+OwningOpRef<ModuleOp>
+mlir::trace::importTorchScript(MLIRContext *context, StringRef path,
+                               const TorchScriptImportOptions &options) {
+  context->loadDialect<TraceDialect, func::FuncDialect>();
+  Location fileLoc = FileLineColLoc::get(context, path, 0, 0);
+  {
+    std::ifstream probe(path.str(), std::ios::binary);
+    if (!probe) {
+      emitError(fileLoc) << "cannot open '" << path << "': "
+                         << std::strerror(errno);
+      return nullptr;
+    }
+    char magic[4] = {0, 0, 0, 0};
+    probe.read(magic, 4);
+    if (!(magic[0] == 'P' && magic[1] == 'K')) {
+      emitError(fileLoc) << "'" << path
+                         << "' is not a TorchScript file (not a zip archive; "
+                            "save the model with torch.jit.save)";
+      return nullptr;
+    }
+  }
+  std::optional<jit::Module> root;
+  try {
+    root = jit::load(path.str());
+  } catch (const std::exception &e) {
+    std::string what = e.what();
+    StringRef first = StringRef(what).split('\n').first;
+    emitError(fileLoc) << "cannot load '" << path
+                       << "' as TorchScript (truncated, or not saved with "
+                          "torch.jit.save): "
+                       << first;
+    return nullptr;
+  }
+  try {
+    Importer importer(context, options);
+    return importer.run(*root);
+  } catch (const std::exception &e) {
+    // LibTorch throws c10::Error on malformed graphs or attributes.
+    std::string what = e.what();
+    emitError(fileLoc) << "import failed: "
+                       << StringRef(what).split('\n').first;
+    return nullptr;
+  } catch (const ImportError &) {
+    return nullptr;
+  }
+}

@@ -1,0 +1,118 @@
+//===- trace-import.cpp - TorchScript model to the trace dialect ----------===//
+//
+//   trace-import model.pt --input-shape x=2x128x256xf32 \
+//       [--checkpoint-modules REGEX] [--dropout-as-identity] [-o out.mlir]
+//
+// Prints the module (or writes it to -o through a temporary file renamed into
+// place, so a failed import leaves no file behind).
+//
+//===----------------------------------------------------------------------===//
+
+#include "trace/Importer/TorchScript.h"
+
+#include "trace/Dialect/Trace/IR/TraceDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+namespace cl = llvm::cl;
+
+static cl::OptionCategory category("trace-import options");
+
+static cl::opt<std::string> inputFile(cl::Positional,
+                                      cl::desc("<model.pt (TorchScript)>"),
+                                      cl::Required, cl::cat(category));
+
+static cl::opt<std::string> outputFile("o", cl::desc("Output file (default: stdout)"),
+                                       cl::value_desc("file"), cl::init("-"),
+                                       cl::cat(category));
+
+static cl::list<std::string> inputShapes(
+    "input-shape",
+    cl::desc("NAME=D0xD1x...xDTYPE: shape and dtype of forward input NAME "
+             "(e.g. x=2x128x256xf32; dtypes f32 f64 f16 bf16 i64 i32 bool); "
+             "repeat or separate with commas"),
+    cl::CommaSeparated, cl::cat(category));
+
+static cl::opt<std::string> inputShapesFile(
+    "input-shapes-file",
+    cl::desc("File with one NAME=D0x...xDTYPE line per forward input (the "
+             ".shapes file scripts/gen-fixtures.py writes next to a model)"),
+    cl::value_desc("file"), cl::init(""), cl::cat(category));
+
+static cl::opt<std::string> checkpointModules(
+    "checkpoint-modules",
+    cl::desc("Regex: submodules whose path (blocks.0) or class name (Block) "
+             "fully matches become trace.checkpoint regions, as with "
+             "checkpoint_wrapper"),
+    cl::init(""), cl::cat(category));
+
+static cl::opt<bool> dropoutAsIdentity(
+    "dropout-as-identity",
+    cl::desc("Import dropout as identity (the model in eval mode)"),
+    cl::init(false), cl::cat(category));
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv, "trace-import: TorchScript model to the trace dialect\n");
+
+  trace::TorchScriptImportOptions options;
+  std::vector<std::string> specs(inputShapes.begin(), inputShapes.end());
+  if (!inputShapesFile.empty()) {
+    auto buffer = llvm::MemoryBuffer::getFile(inputShapesFile);
+    if (!buffer) {
+      llvm::errs() << "trace-import: error: cannot read '" << inputShapesFile
+                   << "': " << buffer.getError().message() << "\n";
+      return 1;
+    }
+    SmallVector<StringRef> lines;
+    (*buffer)->getBuffer().split(lines, '\n');
+    for (StringRef line : lines)
+      if (!line.trim().empty() && !line.trim().starts_with("#"))
+        specs.push_back(line.trim().str());
+  }
+  for (const std::string &text : specs) {
+    trace::InputSpec spec;
+    std::string error;
+    if (!trace::parseInputSpec(text, spec, error)) {
+      llvm::errs() << "trace-import: error: --input-shape: " << error << "\n";
+      return 1;
+    }
+    options.inputs.push_back(spec);
+  }
+  options.checkpointModules = checkpointModules;
+  options.dropoutAsIdentity = dropoutAsIdentity;
+
+  MLIRContext context;
+  context.loadDialect<trace::TraceDialect, func::FuncDialect>();
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+
+  OwningOpRef<ModuleOp> module =
+      trace::importTorchScript(&context, inputFile, options);
+  if (!module)
+    return 1;
+
+  if (llvm::Error err = llvm::writeToOutput(
+          outputFile, [&](llvm::raw_ostream &os) -> llvm::Error {
+            module->print(os);
+            os << "\n";
+            return llvm::Error::success();
+          })) {
+    llvm::errs() << "trace-import: error: cannot write '" << outputFile
+                 << "': " << llvm::toString(std::move(err)) << "\n";
+    return 1;
+  }
+  return 0;
+}
