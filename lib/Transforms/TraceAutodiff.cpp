@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -140,13 +141,24 @@ std::string residualName(func::FuncOp f, Value value, unsigned index) {
          std::to_string(index);
 }
 
+/// A forward op the backward rebuilds rather than saves, inside a
+/// checkpoint region or not: a source with no operands (trace.full,
+/// trace.constant, trace.iota). Rebuilding it needs no residual at all,
+/// and saving it would hold a whole tensor of known values.
+bool isRebuiltSource(Operation *op) {
+  return op->getNumOperands() == 0 && op->getNumRegions() == 0 &&
+         op->getNumResults() > 0 && isMemoryEffectFree(op);
+}
+
 /// Splits @f_grad into @f_fwd (f's arguments -> f's results + residuals)
-/// and @f_bwd (residuals + cotangents -> gradients). A residual is a
-/// forward value the backward reads, except values computed inside a
-/// checkpoint region (marked kRecomputeAttr): the backward recomputes those,
-/// just before their first use, from the region's inputs, which become
-/// residuals instead. A remark on @f
-/// lists what is saved, with shapes and bytes.
+/// and @f_bwd (residuals + cotangents -> gradients). @f_grad's backward
+/// must hold no dead ops: every forward value a backward op reads is
+/// needed. A residual is such a value, except values computed inside a
+/// checkpoint region (marked kRecomputeAttr) and operand-free sources
+/// (isRebuiltSource): the backward recomputes those just before their
+/// first use, a region's values from the region's inputs, which become
+/// residuals instead. A remark on @f lists what is saved, with shapes and
+/// bytes; its count of recomputed ops includes the rebuilt sources.
 LogicalResult splitForwardBackward(func::FuncOp f, func::FuncOp grad,
                                    size_t numForward, size_t numCotangents,
                                    SymbolTable &symbols, bool printSaved) {
@@ -175,7 +187,7 @@ LogicalResult splitForwardBackward(func::FuncOp f, func::FuncOp grad,
     Operation *def = value.getDefiningOp();
     if (!isForward.contains(def))
       return;
-    if (!def->hasAttr(kRecomputeAttr)) {
+    if (!def->hasAttr(kRecomputeAttr) && !isRebuiltSource(def)) {
       residuals.insert(value);
       return;
     }
@@ -410,6 +422,19 @@ LogicalResult differentiate(func::FuncOp func, SymbolTable &symbols,
   }
   func::ReturnOp::create(builder, ret.getLoc(), results);
   ret.erase();
+
+  // Dead gradient code out before the split chooses residuals: a rule
+  // emits a cotangent for every operand, also for one that needs none (a
+  // random mask, a constant, a float converted from an integer), and that
+  // cotangent reads forward values @f_bwd must not be made to save. Reverse
+  // order, so an op's users are gone before it is looked at.
+  SmallVector<Operation *> backward;
+  for (Operation &op :
+       llvm::drop_begin(block.without_terminator(), numForward))
+    backward.push_back(&op);
+  for (Operation *op : llvm::reverse(backward))
+    if (isOpTriviallyDead(op))
+      op->erase();
   grad.setFunctionType(FunctionType::get(ctx, argTypes, resultTypes));
 
   // Names: cotangents after the results they belong to, gradients after
