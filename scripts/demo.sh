@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# The main job on the bundled example, on a fresh Debian 12 machine: installs
-# what is missing, builds, then takes examples/mlp_blocks.mlir (two MLP
-# blocks, each in a checkpoint region) through trace-opt (verify,
-# canonicalize, generic-form round trip), exports it as upstream linalg, and
-# runs it on the CPU with trace-run. Outputs go to build/demo/.
+# The main job on the bundled examples, on a fresh Debian 12 machine:
+# installs what is missing and builds; imports examples/models/gpt.pt (a
+# GPT-2-style stack, checkpoint_wrapper on every block) with trace-import,
+# builds its backward with trace-autodiff (report of what is saved) and runs
+# the training step on the CPU; then takes examples/mlp_blocks.mlir through
+# trace-opt (canonicalize, generic-form round trip), exports it as upstream
+# linalg, and runs it with trace-run. Outputs go to build/demo/.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 trace_setup
@@ -13,6 +15,24 @@ example="$TRACE_ROOT/examples/mlp_blocks.mlir"
 out="$TRACE_BUILD_DIR/demo"
 opt="$TRACE_BUILD_DIR/bin/trace-opt"
 mkdir -p "$out"
+
+model="$TRACE_ROOT/examples/models/gpt.pt"
+log "trace-import $(basename "$model") --input-shapes-file gpt.shapes -> $out/gpt.mlir"
+"$TRACE_BUILD_DIR/bin/trace-import" "$model" \
+  --input-shapes-file "${model%.pt}.shapes" -o "$out/gpt.mlir"
+printf '    %s trace ops, %s checkpoint regions, %s dropout masks, %s parameters\n' \
+  "$(grep -c -E '= trace\.' "$out/gpt.mlir")" \
+  "$(grep -c 'trace.checkpoint' "$out/gpt.mlir")" \
+  "$(grep -c 'trace.random_uniform' "$out/gpt.mlir")" \
+  "$(grep -o 'trace.role = "parameter"' "$out/gpt.mlir" | wc -l)"
+log "trace-opt --trace-autodiff=print-saved (what @forward_fwd keeps for backward):"
+"$opt" "$out/gpt.mlir" --trace-autodiff=print-saved -o "$out/gpt.grad.mlir" 2>&1 \
+  | head -n 4
+log "trace-run @forward_grad (loss and every parameter's gradient, seed 0):"
+"$TRACE_BUILD_DIR/bin/trace-run" "$out/gpt.grad.mlir" --entry=forward_grad \
+  --random-inputs=0 --out-dir "$out/gpt-run" --quiet --repeat=5
+printf '    %s gradients written to %s\n' \
+  "$(ls "$out/gpt-run" | grep -c '^grad\.')" "$out/gpt-run"
 
 log "trace-opt --trace-canonicalize $(basename "$example")"
 "$opt" "$example" --trace-canonicalize -o "$out/mlp_blocks.canonical.mlir"
