@@ -148,4 +148,34 @@ def TraceLinalgToBLASPass : Pass<"trace-linalg-to-blas", "ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def TraceMemoryReportPass : Pass<"trace-memory-report", "ModuleOp"> {
+  let summary = "Report saved bytes, peak live bytes and FLOPs of @f_fwd/@f_bwd";
+  let description = [{
+    For each training split trace-autodiff made (`@f_fwd`, `@f_bwd`), walks
+    the schedule (op order) with static shapes and reports: bytes saved for
+    backward (activations, and arguments such as weights, apart), the peak
+    of live bytes in the forward and in the backward, and the FLOPs of the
+    forward, of the backward and of its recomputation (ops the split cloned
+    into `@f_bwd`, tagged `trace.recomputed`).
+
+    Liveness: a function's arguments are live from the start until their
+    last use (results until the end); an op's results from the op until
+    their last use; view ops (reshape, transpose, broadcast_in_dim, slice)
+    alias their operand and take no bytes of their own. The forward's
+    residuals stay live to its end, as they do while the step runs.
+
+    Writes a readable table (or JSON with `json`) to `output` (default:
+    stderr, like upstream's `-print-op-stats`), and with `svg=FILE` a
+    timeline of live bytes over the forward then the backward schedule.
+    The IR is not changed.
+  }];
+  let options = [
+    Option<"json", "json", "bool", "false", "Write JSON instead of a table">,
+    Option<"output", "output", "std::string", "\"\"",
+           "File for the report (default: stderr)">,
+    Option<"svg", "svg", "std::string", "\"\"",
+           "Also write an SVG timeline of live bytes to this file">,
+  ];
+}
+
 #endif // TRACE_TRANSFORMS_PASSES_TD

@@ -1,0 +1,314 @@
+//===- TraceMemoryReport.cpp - memory and FLOPs of a training split -------===//
+//
+// A static walk of @f_fwd and @f_bwd: the schedule is the op order, sizes are
+// the static shapes, FLOPs come from each op's CostOpInterface. Written as a
+// walk rather than with upstream's Liveness analysis because what is wanted
+// is one number per program point over a single block, with views aliasing
+// their operand's storage, which Liveness (per-block live-in/out sets) does
+// not model.
+//
+//===----------------------------------------------------------------------===//
+
+#include "trace/Dialect/Trace/IR/TraceDialect.h"
+#include "trace/Dialect/Trace/IR/TraceInterfaces.h"
+#include "trace/Dialect/Trace/IR/TraceOps.h"
+#include "trace/Dialect/Trace/IR/TraceTraits.h"
+#include "trace/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#define DEBUG_TYPE "trace-memory-report"
+
+namespace mlir::trace {
+#define GEN_PASS_DEF_TRACEMEMORYREPORTPASS
+#include "trace/Transforms/Passes.h.inc"
+} // namespace mlir::trace
+
+using namespace mlir;
+using namespace mlir::trace;
+
+namespace {
+
+constexpr StringLiteral kGeneratedAttr = "trace.autodiff";
+constexpr StringLiteral kRecomputedAttr = "trace.recomputed";
+
+/// What one function's schedule costs.
+struct Schedule {
+  int64_t ops = 0;
+  int64_t flops = 0;
+  int64_t recomputedOps = 0;
+  int64_t recomputeFlops = 0;
+  int64_t argumentBytes = 0;
+  int64_t peakBytes = 0;
+  /// Live bytes after each op (after its results are allocated, before
+  /// values it last used are freed).
+  std::vector<int64_t> timeline;
+};
+
+bool isView(Operation *op) { return op->hasTrait<mlir::trace::OpTrait::ViewOp>(); }
+
+int64_t bytesOf(Value v) { return getTensorBytes(v.getType()); }
+
+Schedule walkSchedule(func::FuncOp func) {
+  Schedule s;
+  Block &block = func.getBody().front();
+  SmallVector<Operation *> ops;
+  for (Operation &op : block)
+    ops.push_back(&op);
+
+  // Storage of each value: a view shares its operand's.
+  llvm::DenseMap<Value, Value> root;
+  auto rootOf = [&](Value v) {
+    auto it = root.find(v);
+    return it == root.end() ? v : it->second;
+  };
+  llvm::DenseMap<Value, size_t> lastUse;
+  size_t end = ops.size();
+  for (auto [i, op] : llvm::enumerate(ops)) {
+    if (isView(op) && op->getNumOperands() >= 1 && op->getNumResults() == 1)
+      root[op->getResult(0)] = rootOf(op->getOperand(0));
+    for (Value operand : op->getOperands()) {
+      size_t when = isa<func::ReturnOp>(op) ? end : i;
+      size_t &last = lastUse[rootOf(operand)];
+      last = std::max(last, when);
+    }
+  }
+
+  int64_t live = 0;
+  for (BlockArgument arg : block.getArguments()) {
+    live += bytesOf(arg);
+    s.argumentBytes += bytesOf(arg);
+  }
+  s.peakBytes = live;
+  llvm::DenseMap<size_t, SmallVector<Value>> freedAt;
+  for (auto [value, when] : lastUse)
+    freedAt[when].push_back(value);
+  // Arguments nothing reads are freed at once.
+  for (BlockArgument arg : block.getArguments())
+    if (!lastUse.count(arg))
+      live -= bytesOf(arg);
+
+  for (auto [i, op] : llvm::enumerate(ops)) {
+    if (isa<func::ReturnOp>(op))
+      break;
+    ++s.ops;
+    int64_t flops = 0;
+    if (auto cost = dyn_cast<CostOpInterface>(op))
+      flops = cost.getFlops();
+    s.flops += flops;
+    if (op->hasAttr(kRecomputedAttr)) {
+      ++s.recomputedOps;
+      s.recomputeFlops += flops;
+    }
+    if (!isView(op))
+      for (Value result : op->getResults())
+        live += bytesOf(result);
+    s.peakBytes = std::max(s.peakBytes, live);
+    s.timeline.push_back(live);
+    // Results nothing reads, and storage whose last reader this op is.
+    if (!isView(op))
+      for (Value result : op->getResults())
+        if (!lastUse.count(result))
+          live -= bytesOf(result);
+    auto it = freedAt.find(i);
+    if (it != freedAt.end())
+      for (Value v : it->second)
+        live -= bytesOf(v);
+  }
+  return s;
+}
+
+struct Report {
+  std::string name;
+  int64_t savedValues = 0, savedActivationBytes = 0, savedArgumentBytes = 0;
+  Schedule forward, backward;
+};
+
+Report analyze(func::FuncOp fwd, func::FuncOp bwd, unsigned numResults) {
+  Report r;
+  r.name = fwd.getSymName().drop_back(4).str();
+  auto ret = cast<func::ReturnOp>(fwd.getBody().front().getTerminator());
+  for (Value v : ret.getOperands().drop_front(numResults)) {
+    ++r.savedValues;
+    (isa<BlockArgument>(v) ? r.savedArgumentBytes : r.savedActivationBytes) +=
+        bytesOf(v);
+  }
+  r.forward = walkSchedule(fwd);
+  r.backward = walkSchedule(bwd);
+  return r;
+}
+
+std::string withCommas(int64_t v) {
+  std::string digits = std::to_string(v < 0 ? -v : v), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0)
+      out += ',';
+    out += digits[i];
+  }
+  return (v < 0 ? "-" : "") + out;
+}
+
+void printTable(llvm::raw_ostream &os, ArrayRef<Report> reports) {
+  for (const Report &r : reports) {
+    os << "trace-memory-report: @" << r.name << "_fwd / @" << r.name
+       << "_bwd\n";
+    os << llvm::format("  %-34s %18s %18s\n", "", "forward", "backward");
+    auto row = [&](const char *label, int64_t f, int64_t b) {
+      os << llvm::format("  %-34s %18s %18s\n", label, withCommas(f).c_str(),
+                         withCommas(b).c_str());
+    };
+    row("ops", r.forward.ops, r.backward.ops);
+    row("FLOPs", r.forward.flops, r.backward.flops);
+    row("  of which recomputation", r.forward.recomputeFlops,
+        r.backward.recomputeFlops);
+    row("ops recomputed", r.forward.recomputedOps, r.backward.recomputedOps);
+    row("argument bytes", r.forward.argumentBytes, r.backward.argumentBytes);
+    row("peak live bytes (with arguments)", r.forward.peakBytes,
+        r.backward.peakBytes);
+    os << "  saved for backward: " << r.savedValues << " values, "
+       << withCommas(r.savedActivationBytes + r.savedArgumentBytes)
+       << " bytes (" << withCommas(r.savedActivationBytes)
+       << " of activations, " << withCommas(r.savedArgumentBytes)
+       << " of arguments)\n";
+  }
+}
+
+llvm::json::Object scheduleJson(const Schedule &s) {
+  return llvm::json::Object{{"ops", s.ops},
+                            {"flops", s.flops},
+                            {"recomputed_ops", s.recomputedOps},
+                            {"recompute_flops", s.recomputeFlops},
+                            {"argument_bytes", s.argumentBytes},
+                            {"peak_live_bytes", s.peakBytes}};
+}
+
+void printJson(llvm::raw_ostream &os, ArrayRef<Report> reports) {
+  llvm::json::Array functions;
+  for (const Report &r : reports)
+    functions.push_back(llvm::json::Object{
+        {"name", r.name},
+        {"saved",
+         llvm::json::Object{
+             {"values", r.savedValues},
+             {"activation_bytes", r.savedActivationBytes},
+             {"argument_bytes", r.savedArgumentBytes}}},
+        {"forward", scheduleJson(r.forward)},
+        {"backward", scheduleJson(r.backward)}});
+  os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
+                                   {"functions", std::move(functions)}}))
+     << "\n";
+}
+
+/// One chart per function: live bytes over the forward then the backward
+/// schedule, the boundary marked, the peaks labelled.
+void printSvg(llvm::raw_ostream &os, ArrayRef<Report> reports) {
+  const int width = 900, height = 260, left = 90, right = 20, top = 40,
+            bottom = 40;
+  os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width
+     << "\" height=\"" << height * reports.size()
+     << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
+  for (auto [k, r] : llvm::enumerate(reports)) {
+    int y0 = k * height;
+    std::vector<int64_t> points(r.forward.timeline);
+    points.insert(points.end(), r.backward.timeline.begin(),
+                  r.backward.timeline.end());
+    int64_t peak = 1;
+    for (int64_t p : points)
+      peak = std::max(peak, p);
+    size_t n = std::max<size_t>(points.size(), 2);
+    double plotW = width - left - right, plotH = height - top - bottom;
+    auto x = [&](size_t i) { return left + plotW * i / (n - 1); };
+    auto y = [&](int64_t v) {
+      return y0 + top + plotH * (1.0 - double(v) / double(peak));
+    };
+    os << "<text x=\"" << left << "\" y=\"" << y0 + 20
+       << "\" font-weight=\"bold\">@" << r.name
+       << ": live bytes over the schedule (forward | backward)</text>\n";
+    os << "<line x1=\"" << left << "\" y1=\"" << y0 + top + plotH << "\" x2=\""
+       << left + plotW << "\" y2=\"" << y0 + top + plotH
+       << "\" stroke=\"#444\"/>\n";
+    os << "<line x1=\"" << left << "\" y1=\"" << y0 + top << "\" x2=\"" << left
+       << "\" y2=\"" << y0 + top + plotH << "\" stroke=\"#444\"/>\n";
+    os << "<text x=\"" << left - 6 << "\" y=\"" << y0 + top + 4
+       << "\" text-anchor=\"end\">" << withCommas(peak) << "</text>\n";
+    os << "<text x=\"" << left - 6 << "\" y=\"" << y0 + top + plotH
+       << "\" text-anchor=\"end\">0</text>\n";
+    size_t boundary = r.forward.timeline.size();
+    if (boundary > 0 && boundary < points.size())
+      os << "<line x1=\"" << x(boundary) << "\" y1=\"" << y0 + top
+         << "\" x2=\"" << x(boundary) << "\" y2=\"" << y0 + top + plotH
+         << "\" stroke=\"#999\" stroke-dasharray=\"4 3\"/>\n";
+    os << "<polyline fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"1.5\" "
+          "points=\"";
+    for (auto [i, v] : llvm::enumerate(points))
+      os << llvm::format("%.1f,%.1f ", x(i), y(v));
+    os << "\"/>\n";
+    os << "<text x=\"" << left + plotW / 2 << "\" y=\""
+       << y0 + height - 12 << "\" text-anchor=\"middle\">forward peak "
+       << withCommas(r.forward.peakBytes) << " B, backward peak "
+       << withCommas(r.backward.peakBytes) << " B, saved "
+       << withCommas(r.savedActivationBytes) << " B of activations</text>\n";
+  }
+  os << "</svg>\n";
+}
+
+struct TraceMemoryReportPass final
+    : trace::impl::TraceMemoryReportPassBase<TraceMemoryReportPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    SmallVector<Report> reports;
+    for (auto fwd : module.getOps<func::FuncOp>()) {
+      auto kind = fwd->getAttrOfType<StringAttr>(kGeneratedAttr);
+      if (!kind || kind.getValue() != "fwd" || fwd.isExternal())
+        continue;
+      StringRef base = fwd.getSymName().drop_back(4);
+      auto bwd = symbols.lookup<func::FuncOp>((base + "_bwd").str());
+      auto f = symbols.lookup<func::FuncOp>(base);
+      if (!bwd || !f || bwd.isExternal()) {
+        fwd.emitError() << "trace-memory-report: no @" << base << "_bwd / @"
+                        << base << " next to @" << fwd.getSymName();
+        return signalPassFailure();
+      }
+      reports.push_back(analyze(fwd, bwd, f.getNumResults()));
+    }
+    if (reports.empty()) {
+      module.emitWarning() << "trace-memory-report: no training split "
+                              "(@f_fwd/@f_bwd) found; run trace-autodiff first";
+      return;
+    }
+    auto write = [&](StringRef path, auto print) -> LogicalResult {
+      if (path.empty()) {
+        print(llvm::errs());
+        return success();
+      }
+      if (llvm::Error err = llvm::writeToOutput(
+              path, [&](llvm::raw_ostream &os) -> llvm::Error {
+                print(os);
+                return llvm::Error::success();
+              })) {
+        module.emitError() << "trace-memory-report: cannot write '" << path
+                           << "': " << llvm::toString(std::move(err));
+        return failure();
+      }
+      return success();
+    };
+    if (failed(write(output, [&](llvm::raw_ostream &os) {
+          json ? printJson(os, reports) : printTable(os, reports);
+        })))
+      return signalPassFailure();
+    if (!svg.empty() &&
+        failed(write(svg, [&](llvm::raw_ostream &os) {
+          printSvg(os, reports);
+        })))
+      return signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,53 @@
+// trace-memory-report on a training split, checked against numbers worked
+// out by hand. f(x) = tanh(exp(x)) on tensor<4xf32> (16 bytes a value):
+//  @f_fwd: x is live (16); exp allocates (32) and x dies (16); tanh
+//    allocates (32). Peak 32; exp(x) and tanh(exp(x)) are saved: 2 values,
+//    32 bytes of activations. FLOPs 4 + 4.
+//  @f_bwd: its 3 arguments (saved tanh, saved exp, cotangent) are 48 bytes;
+//    y*y allocates (64), y dies (48); full 1 (64); 1 - y^2 (80, the peak),
+//    two die (48); g * that (64) ... FLOPs 4 (mul) + 0 (full) + 4 + 4 + 4.
+// RUN: trace-opt %s --trace-autodiff --trace-memory-report -o /dev/null 2>&1 | FileCheck %s
+// RUN: trace-opt %s --trace-autodiff --trace-memory-report="json output=%t.json svg=%t.svg" -o /dev/null
+// RUN: FileCheck %s --check-prefix=JSON < %t.json
+// RUN: FileCheck %s --check-prefix=SVG < %t.svg
+// RUN: trace-opt %s --trace-memory-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOSPLIT
+// RUN: not trace-opt %s --trace-autodiff --trace-memory-report="output=%t/no/such/dir/r.txt" -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNWRITABLE
+
+// CHECK: trace-memory-report: @f_fwd / @f_bwd
+// CHECK-NEXT: forward backward
+// CHECK-NEXT: ops{{ +}}2{{ +}}5
+// CHECK-NEXT: FLOPs{{ +}}8{{ +}}16
+// CHECK-NEXT: of which recomputation{{ +}}0{{ +}}0
+// CHECK-NEXT: ops recomputed{{ +}}0{{ +}}0
+// CHECK-NEXT: argument bytes{{ +}}16{{ +}}48
+// CHECK-NEXT: peak live bytes (with arguments){{ +}}32{{ +}}80
+// CHECK-NEXT: saved for backward: 2 values, 32 bytes (32 of activations, 0 of arguments)
+
+// JSON: "backward": {
+// JSON-NEXT: "argument_bytes": 48,
+// JSON-NEXT: "flops": 16,
+// JSON-NEXT: "ops": 5,
+// JSON-NEXT: "peak_live_bytes": 80,
+// JSON: "forward": {
+// JSON: "peak_live_bytes": 32,
+// JSON: "name": "f",
+// JSON-NEXT: "saved": {
+// JSON-NEXT: "activation_bytes": 32,
+// JSON-NEXT: "argument_bytes": 0,
+// JSON-NEXT: "values": 2
+
+// Seven points: 2 forward ops then 5 backward ops, the dashed boundary.
+// SVG: <svg xmlns="http://www.w3.org/2000/svg"
+// SVG: @f: live bytes over the schedule (forward | backward)
+// SVG: stroke-dasharray
+// SVG: <polyline {{.*}} points="{{[0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ }}"/>
+// SVG: forward peak 32 B, backward peak 80 B, saved 32 B of activations
+
+// NOSPLIT: warning: trace-memory-report: no training split (@f_fwd/@f_bwd) found; run trace-autodiff first
+// UNWRITABLE: error: trace-memory-report: cannot write '{{.*}}r.txt'
+
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %e = trace.exp %x : tensor<4xf32>
+  %t = trace.tanh %e : tensor<4xf32>
+  return %t : tensor<4xf32>
+}
