@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "trace/Dialect/Trace/IR/TraceOps.h"
+#include "trace/Transforms/Autodiff.h"
 #include "trace/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -29,10 +30,6 @@ using namespace mlir::trace;
 
 namespace {
 
-/// Marks, during autodiff only, a forward op that the backward recomputes.
-constexpr StringLiteral kRecomputeAttr = "trace.recompute";
-/// Marks the functions the pass generates ("grad", "fwd", "bwd").
-constexpr StringLiteral kGeneratedAttr = "trace.autodiff";
 
 bool isFloatTensor(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
@@ -75,12 +72,13 @@ void inlineRegions(func::FuncOp func) {
   }
 }
 
-/// Marks the ops inside checkpoint regions whose results are recomputed in
-/// backward rather than saved. A value is recomputed if some checkpoint
-/// region it is computed in does not yield it (a region's outputs are
-/// ordinary values, saved as the next block's inputs, as in PyTorch), and
-/// no policy of the regions around it lets it be saved.
-void markRecomputed(func::FuncOp func) {
+/// Marks (kCheckpointedAttrName) the ops inside checkpoint regions whose
+/// results are recomputed in backward rather than saved. A value is
+/// recomputed if some checkpoint region it is computed in does not yield it
+/// (a region's outputs are ordinary values, saved as the next block's
+/// inputs, as in PyTorch), and no policy of the regions around it lets it
+/// be saved. The marks stay on @f_grad for trace-remat.
+void markCheckpointed(func::FuncOp func) {
   func.walk([&](Operation *op) {
     if (isa<CheckpointOp, FusionOp, YieldOp>(op) || op->getNumResults() == 0)
       return;
@@ -106,7 +104,7 @@ void markRecomputed(func::FuncOp func) {
         break;
     }
     if (recomputed && !saved)
-      op->setAttr(kRecomputeAttr, UnitAttr::get(op->getContext()));
+      op->setAttr(kCheckpointedAttrName, UnitAttr::get(op->getContext()));
   });
 }
 
@@ -141,66 +139,74 @@ std::string residualName(func::FuncOp f, Value value, unsigned index) {
          std::to_string(index);
 }
 
-/// A forward op the backward rebuilds rather than saves, inside a
-/// checkpoint region or not: a source with no operands (trace.full,
-/// trace.constant, trace.iota). Rebuilding it needs no residual at all,
-/// and saving it would hold a whole tensor of known values.
-bool isRebuiltSource(Operation *op) {
+} // namespace
+
+/// Saving an operand-free source would hold a whole tensor of known values;
+/// @f_bwd rebuilds it, inside a checkpoint region or not.
+bool mlir::trace::isRebuiltSource(Operation *op) {
   return op->getNumOperands() == 0 && op->getNumRegions() == 0 &&
          op->getNumResults() > 0 && isMemoryEffectFree(op);
 }
 
-/// Splits @f_grad into @f_fwd (f's arguments -> f's results + residuals)
-/// and @f_bwd (residuals + cotangents -> gradients). @f_grad's backward
-/// must hold no dead ops: every forward value a backward op reads is
-/// needed. A residual is such a value, except values computed inside a
-/// checkpoint region (marked kRecomputeAttr) and operand-free sources
-/// (isRebuiltSource): the backward recomputes those just before their
-/// first use, a region's values from the region's inputs, which become
-/// residuals instead. A remark on @f lists what is saved, with shapes and
-/// bytes; its count of recomputed ops includes the rebuilt sources.
-LogicalResult splitForwardBackward(func::FuncOp f, func::FuncOp grad,
-                                   size_t numForward, size_t numCotangents,
-                                   SymbolTable &symbols, bool printSaved) {
+FailureOr<SplitSummary>
+mlir::trace::splitForwardBackward(func::FuncOp f, func::FuncOp grad,
+                                  function_ref<bool(Operation *)> recomputeOp,
+                                  SymbolTable &symbols, bool printSaved) {
   MLIRContext *ctx = f.getContext();
   Block &block = grad.getBody().front();
   auto ret = cast<func::ReturnOp>(block.getTerminator());
   unsigned numArgs = f.getNumArguments(), numResults = f.getNumResults();
+  auto numForwardAttr = grad->getAttrOfType<IntegerAttr>(kForwardOpsAttrName);
+  if (!numForwardAttr)
+    return grad.emitError() << "needs the " << kForwardOpsAttrName
+                            << " attribute trace-autodiff sets";
+  if (grad.getNumArguments() < numArgs || grad.getNumResults() < numResults)
+    return grad.emitError() << "does not extend the signature of @"
+                            << f.getSymName();
+  unsigned numCotangents = grad.getNumArguments() - numArgs;
   SmallVector<Operation *> ops;
   for (Operation &op : block.without_terminator())
     ops.push_back(&op);
+  uint64_t numForward = numForwardAttr.getValue().getZExtValue();
+  if (numForward > ops.size())
+    return grad.emitError() << kForwardOpsAttrName << " = " << numForward
+                            << " exceeds the " << ops.size() << " ops";
   ArrayRef<Operation *> forwardOps = ArrayRef(ops).take_front(numForward);
   ArrayRef<Operation *> backwardOps = ArrayRef(ops).drop_front(numForward);
   llvm::SmallPtrSet<Operation *, 32> isForward(forwardOps.begin(),
                                                forwardOps.end());
 
   // What the backward needs from the forward: saved values, and ops to
-  // recompute (collected transitively, replayed in forward order).
+  // recompute (collected transitively). An explicit worklist: the chain
+  // recomputed from one saved value can be as long as the model is deep.
   SetVector<Value> residuals;
   llvm::SmallPtrSet<Operation *, 32> recompute;
-  std::function<void(Value)> need = [&](Value value) {
-    if (auto arg = dyn_cast<BlockArgument>(value)) {
-      if (arg.getArgNumber() < numArgs)
+  SmallVector<Value> worklist;
+  // Operands are pushed in reverse, so values are visited in the order of a
+  // recursive depth-first walk (the residuals' order is visible in @f_fwd).
+  auto need = [&](ValueRange values) {
+    llvm::append_range(worklist, llvm::reverse(values));
+    while (!worklist.empty()) {
+      Value value = worklist.pop_back_val();
+      if (auto arg = dyn_cast<BlockArgument>(value)) {
+        if (arg.getArgNumber() < numArgs)
+          residuals.insert(value);
+        continue;
+      }
+      Operation *def = value.getDefiningOp();
+      if (!isForward.contains(def))
+        continue;
+      if (!recomputeOp(def) && !isRebuiltSource(def)) {
         residuals.insert(value);
-      return;
+        continue;
+      }
+      if (recompute.insert(def).second)
+        llvm::append_range(worklist, llvm::reverse(def->getOperands()));
     }
-    Operation *def = value.getDefiningOp();
-    if (!isForward.contains(def))
-      return;
-    if (!def->hasAttr(kRecomputeAttr) && !isRebuiltSource(def)) {
-      residuals.insert(value);
-      return;
-    }
-    if (!recompute.insert(def).second)
-      return;
-    for (Value operand : def->getOperands())
-      need(operand);
   };
   for (Operation *op : backwardOps)
-    for (Value operand : op->getOperands())
-      need(operand);
-  for (Value value : ret.getOperands().drop_front(numResults))
-    need(value);
+    need(op->getOperands());
+  need(ret.getOperands().drop_front(numResults));
 
   OpBuilder builder(ctx);
   builder.setInsertionPointAfter(grad);
@@ -221,7 +227,7 @@ LogicalResult splitForwardBackward(func::FuncOp f, func::FuncOp grad,
       map.map(block.getArgument(i), entry->getArgument(i));
     OpBuilder b = OpBuilder::atBlockEnd(entry);
     for (Operation *op : forwardOps)
-      b.clone(*op, map)->removeAttr(kRecomputeAttr);
+      b.clone(*op, map)->removeAttr(kCheckpointedAttrName);
     SmallVector<Value> results;
     for (Value v : ret.getOperands().take_front(numResults))
       results.push_back(map.lookupOrDefault(v));
@@ -241,6 +247,7 @@ LogicalResult splitForwardBackward(func::FuncOp f, func::FuncOp grad,
   auto bwd = func::FuncOp::create(builder, f.getLoc(), base + "_bwd",
                                   FunctionType::get(ctx, bwdArgs, bwdResults));
   symbols.insert(bwd);
+  SplitSummary summary;
   {
     Block *entry = bwd.addEntryBlock();
     IRMapping map;
@@ -251,23 +258,43 @@ LogicalResult splitForwardBackward(func::FuncOp f, func::FuncOp grad,
               entry->getArgument(residuals.size() + i));
     OpBuilder b = OpBuilder::atBlockEnd(entry);
     // Recompute each value just before the first backward op that reads
-    // it (producers first), so recomputed activations are live only while
-    // their region's backward runs.
-    std::function<void(Value)> materialize = [&](Value value) {
-      Operation *def = value.getDefiningOp();
-      if (map.contains(value) || !def || !recompute.contains(def))
-        return;
-      for (Value operand : def->getOperands())
-        materialize(operand);
-      b.clone(*def, map)->removeAttr(kRecomputeAttr);
+    // it, producers first (a post-order walk on an explicit stack), so
+    // recomputed activations are live only while the backward that needs
+    // them runs.
+    SmallVector<std::pair<Operation *, unsigned>> stack;
+    auto materialize = [&](ValueRange values) {
+      for (Value value : values) {
+        Operation *def = value.getDefiningOp();
+        if (map.contains(value) || !def || !recompute.contains(def))
+          continue;
+        stack.push_back({def, 0});
+        while (!stack.empty()) {
+          auto &[op, next] = stack.back();
+          if (next < op->getNumOperands()) {
+            Value operand = op->getOperand(next++);
+            Operation *producer = operand.getDefiningOp();
+            if (!map.contains(operand) && producer &&
+                recompute.contains(producer))
+              stack.push_back({producer, 0});
+            continue;
+          }
+          if (!map.contains(op->getResult(0))) {
+            Operation *clone = b.clone(*op, map);
+            clone->removeAttr(kCheckpointedAttrName);
+            clone->setAttr(kRecomputedAttrName, UnitAttr::get(ctx));
+            ++summary.recomputedOps;
+            if (auto cost = dyn_cast<CostOpInterface>(clone))
+              summary.recomputeFlops += cost.getFlops();
+          }
+          stack.pop_back();
+        }
+      }
     };
     for (Operation *op : backwardOps) {
-      for (Value operand : op->getOperands())
-        materialize(operand);
+      materialize(op->getOperands());
       b.clone(*op, map);
     }
-    for (Value v : ret.getOperands().drop_front(numResults))
-      materialize(v);
+    materialize(ret.getOperands().drop_front(numResults));
     SmallVector<Value> grads;
     for (Value v : ret.getOperands().drop_front(numResults))
       grads.push_back(map.lookupOrDefault(v));
@@ -287,20 +314,21 @@ LogicalResult splitForwardBackward(func::FuncOp f, func::FuncOp grad,
                                  : DictionaryAttr::get(ctx));
   std::string report;
   llvm::raw_string_ostream os(report);
-  int64_t total = 0, argumentBytes = 0;
   for (auto [i, r] : llvm::enumerate(residuals)) {
     std::string name = residualName(f, r, i);
     fwdResultAttrs.push_back(named(name));
     bwdArgAttrs.push_back(named(name));
     int64_t bytes = getTensorBytes(r.getType());
-    total += bytes;
     if (isa<BlockArgument>(r))
-      argumentBytes += bytes;
+      summary.argumentBytes += bytes;
+    else
+      summary.activationBytes += bytes;
     os << "\n  " << name << ": " << r.getType() << ", " << bytes
        << " bytes, from "
        << (isa<BlockArgument>(r) ? StringRef("an argument")
                                  : r.getDefiningOp()->getName().getStringRef());
   }
+  summary.numResiduals = residuals.size();
   for (unsigned i = 0; i < numCotangents; ++i)
     bwdArgAttrs.push_back(grad.getArgAttrDict(numArgs + i));
   SmallVector<DictionaryAttr> argAttrs, bwdResultAttrs;
@@ -313,21 +341,24 @@ LogicalResult splitForwardBackward(func::FuncOp f, func::FuncOp grad,
   fwd.setAllResultAttrs(fwdResultAttrs);
   bwd.setAllArgAttrs(bwdArgAttrs);
   bwd.setAllResultAttrs(bwdResultAttrs);
-  fwd->setAttr(kGeneratedAttr, StringAttr::get(ctx, "fwd"));
-  bwd->setAttr(kGeneratedAttr, StringAttr::get(ctx, "bwd"));
+  fwd->setAttr(kAutodiffAttrName, StringAttr::get(ctx, "fwd"));
+  bwd->setAttr(kAutodiffAttrName, StringAttr::get(ctx, "bwd"));
   if (printSaved)
     f.emitRemark() << "saved for backward by @" << fwd.getSymName() << ": "
-                 << residuals.size() << " values, " << total << " bytes ("
-                 << total - argumentBytes << " of activations, "
-                 << argumentBytes << " of arguments), "
-                 << recompute.size() << " ops recomputed in @"
-                 << bwd.getSymName() << os.str();
+                   << residuals.size() << " values, "
+                   << summary.activationBytes + summary.argumentBytes
+                   << " bytes (" << summary.activationBytes
+                   << " of activations, " << summary.argumentBytes
+                   << " of arguments), " << summary.recomputedOps
+                   << " ops recomputed in @" << bwd.getSymName() << os.str();
 
   IRRewriter rewriter(ctx);
   (void)runRegionDCE(rewriter, fwd.getBody());
   (void)runRegionDCE(rewriter, bwd.getBody());
-  return success();
+  return summary;
 }
+
+namespace {
 
 LogicalResult differentiate(func::FuncOp func, SymbolTable &symbols,
                             bool printSaved) {
@@ -362,9 +393,9 @@ LogicalResult differentiate(func::FuncOp func, SymbolTable &symbols,
   // Clone f as the forward part of f_grad and flatten its regions.
   auto grad = cast<func::FuncOp>(builder.clone(*func));
   grad.setSymName(gradName);
-  grad->setAttr(kGeneratedAttr, StringAttr::get(ctx, "grad"));
+  grad->setAttr(kAutodiffAttrName, StringAttr::get(ctx, "grad"));
   symbols.insert(grad);
-  markRecomputed(grad);
+  markCheckpointed(grad);
   inlineRegions(grad);
   Block &block = grad.getBody().front();
   auto ret = cast<func::ReturnOp>(block.getTerminator());
@@ -460,15 +491,22 @@ LogicalResult differentiate(func::FuncOp func, SymbolTable &symbols,
   grad.setAllArgAttrs(argAttrs);
   grad.setAllResultAttrs(resultAttrs);
 
-  if (failed(splitForwardBackward(func, grad, numForward, floatResults.size(),
-                                  symbols, printSaved)))
-    return failure();
-  grad.walk([](Operation *op) { op->removeAttr(kRecomputeAttr); });
+  // Forward ops that feed neither a result nor the backward are dead; the
+  // survivors are counted for the split and for trace-remat, and keep
+  // their kCheckpointedAttrName marks, which trace-remat reads.
+  for (Operation *op : llvm::reverse(forward))
+    if (isOpTriviallyDead(op)) {
+      op->erase();
+      --numForward;
+    }
+  grad->setAttr(kForwardOpsAttrName,
+                IntegerAttr::get(IntegerType::get(ctx, 64), numForward));
 
-  // Forward ops that feed neither a result nor the backward are dead.
-  IRRewriter rewriter(ctx);
-  (void)runRegionDCE(rewriter, grad.getBody());
-  return success();
+  auto checkpointed = [](Operation *op) {
+    return op->hasAttr(kCheckpointedAttrName);
+  };
+  return failure(failed(
+      splitForwardBackward(func, grad, checkpointed, symbols, printSaved)));
 }
 
 struct TraceAutodiffPass final
@@ -480,7 +518,7 @@ struct TraceAutodiffPass final
     SmallVector<func::FuncOp> todo;
     for (auto func : module.getOps<func::FuncOp>())
       if (func.isPublic() && !func.isExternal() &&
-          !func->hasAttr(kGeneratedAttr))
+          !func->hasAttr(kAutodiffAttrName))
         todo.push_back(func);
     for (func::FuncOp func : todo)
       if (failed(differentiate(func, symbols, printSaved)))

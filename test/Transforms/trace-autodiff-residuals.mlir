@@ -35,7 +35,7 @@ func.func @dropout(%x: tensor<4xf32>, %seed: tensor<i64>) -> tensor<4xf32> {
 // CHECK-NOT: saved
 // CHECK-LABEL: func @scale_bwd
 // CHECK-SAME: (%[[COT:.*]]: tensor<4xf32> {trace.name = "cot.result0"})
-// CHECK-NEXT: %[[H:.*]] = trace.full 5.000000e-01 : tensor<4xf32>
+// CHECK-NEXT: %[[H:.*]] = trace.full 5.000000e-01 {trace.recomputed} : tensor<4xf32>
 // CHECK-NEXT: %[[G:.*]] = trace.mul %[[COT]], %[[H]]
 // CHECK-NEXT: return %[[G]]
 func.func @scale(%x: tensor<4xf32>) -> tensor<4xf32> {
@@ -52,7 +52,7 @@ func.func @scale(%x: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK-NOT: saved
 // CHECK-LABEL: func @ramp_bwd
 // CHECK-SAME: (%[[COT:.*]]: tensor<4xf32> {trace.name = "cot.result0"})
-// CHECK-NEXT: %[[I:.*]] = trace.iota dim = 0 : tensor<4xf32>
+// CHECK-NEXT: %[[I:.*]] = trace.iota dim = 0 {trace.recomputed} : tensor<4xf32>
 // CHECK-NEXT: trace.mul %[[COT]], %[[I]]
 func.func @ramp(%x: tensor<4xf32>) -> tensor<4xf32> {
   %i = trace.iota dim = 0 : tensor<4xf32>

@@ -101,6 +101,12 @@ def TraceAutodiffPass : Pass<"trace-autodiff", "ModuleOp"> {
     Residuals are named `saved.<producer name>`. With `print-saved`, a
     remark on `@f` lists every residual with its type, bytes and producer.
 
+    Attributes for later passes: `@f_grad` carries `trace.forward_ops = N`
+    (its first N ops are the forward) and its forward ops inside checkpoint
+    regions that no policy saves carry the unit attribute
+    `trace.checkpointed`; `trace-remat` reads both. Every op cloned into
+    `@f_bwd` to recompute a forward value carries `trace.recomputed`.
+
     An op on the path from an argument to a result that neither has a VJP
     rule nor is marked `NonDifferentiable` is an error at that op.
     Functions the pass generated (attribute `trace.autodiff`) are skipped

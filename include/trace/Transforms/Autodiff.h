@@ -1,0 +1,69 @@
+//===- Autodiff.h - the forward/backward split, shared by passes -*- C++ -*-===//
+//
+// trace-autodiff builds the joint @f_grad and splits it into @f_fwd and
+// @f_bwd; trace-remat re-partitions @f_grad and splits it again with its own
+// choice of what to recompute. The split and the attributes that carry
+// information from one pass to the other are declared here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRACE_TRANSFORMS_AUTODIFF_H
+#define TRACE_TRANSFORMS_AUTODIFF_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Support/LLVM.h"
+
+namespace mlir::trace {
+
+/// On the functions trace-autodiff generates: "grad", "fwd" or "bwd".
+inline constexpr StringLiteral kAutodiffAttrName = "trace.autodiff";
+/// On @f_grad: the number of forward ops (@f's ops, regions inlined); the
+/// backward ops follow them. Passes that add, erase or move ops of @f_grad
+/// before trace-remat runs make it stale (trace-remat checks what it can).
+inline constexpr StringLiteral kForwardOpsAttrName = "trace.forward_ops";
+/// Unit attribute on a forward op of @f_grad that was inside a checkpoint
+/// region, does not leave it through the region's yield, and is not saved
+/// by the policy of a region around it: the backward recomputes it rather
+/// than save it.
+inline constexpr StringLiteral kCheckpointedAttrName = "trace.checkpointed";
+/// Unit attribute on each op the split clones into @f_bwd to recompute a
+/// forward value (the memory report counts recomputation FLOPs from it).
+inline constexpr StringLiteral kRecomputedAttrName = "trace.recomputed";
+
+/// A forward op the split always rebuilds in @f_bwd and never saves: a
+/// side-effect-free source with no operands (trace.full, trace.constant,
+/// trace.iota). Rebuilding it needs no residual at all.
+bool isRebuiltSource(Operation *op);
+
+/// What the split saved and recomputed.
+struct SplitSummary {
+  unsigned numResiduals = 0;
+  /// Bytes of the residuals that are forward activations, and of those
+  /// that are @f's arguments (weights, inputs: alive anyway).
+  int64_t activationBytes = 0;
+  int64_t argumentBytes = 0;
+  /// Ops cloned into @f_bwd (tagged kRecomputedAttrName), rebuilt sources
+  /// included, and their FLOPs (CostOpInterface).
+  unsigned recomputedOps = 0;
+  int64_t recomputeFlops = 0;
+};
+
+/// Splits @f_grad (`grad`, built from `f`, whose first kForwardOpsAttrName
+/// ops are the forward) into @f_fwd (f's arguments -> f's results +
+/// residuals) and @f_bwd (residuals + cotangents -> gradients), inserted
+/// into `symbols` after `grad`; symbols of those names must not exist.
+/// @f_grad's backward must hold no dead ops: every forward value a backward
+/// op reads is needed. A forward op for which `recompute` returns true, and
+/// every rebuilt source, is recomputed in @f_bwd (transitively, each value
+/// just before the first backward op that reads it); any other forward
+/// value the backward needs is a residual, named `saved.<producer name>`.
+/// With `printSaved`, a remark on `f` lists the residuals.
+FailureOr<SplitSummary>
+splitForwardBackward(func::FuncOp f, func::FuncOp grad,
+                     function_ref<bool(Operation *)> recompute,
+                     SymbolTable &symbols, bool printSaved);
+
+} // namespace mlir::trace
+
+#endif // TRACE_TRANSFORMS_AUTODIFF_H
