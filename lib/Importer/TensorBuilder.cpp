@@ -231,12 +231,21 @@ Value TensorBuilder::unary(Unary kind, Value x) {
 
 Value TensorBuilder::binary(Binary kind, const Operand &x, const Operand &y) {
   Type elt = promote(x, y);
-  // True division and pow compute in float, like torch.div and torch.pow
-  // with a float exponent.
-  if (kind == Binary::Div || kind == Binary::Pow)
-    elt = floatTypeFor(elt);
-  if (elt.isInteger(1) && kind != Binary::Max && kind != Binary::Min)
+  // The type torch returns, when the computation happens in another: bool
+  // + bool is a logical or and bool * bool an and (computed in i64, != 0);
+  // an integer pow computes in f64 (exact below 2^53; trace.pow is
+  // float-only) and converts back.
+  Type resultType = elt;
+  if (kind == Binary::Div)
+    elt = resultType = floatTypeFor(elt);
+  if (kind == Binary::Pow && !isa<FloatType>(elt))
+    elt = b.getF64Type();
+  if (elt.isInteger(1) && kind != Binary::Max && kind != Binary::Min) {
+    if (kind == Binary::Sub)
+      return error("subtraction of bool tensors is not supported (torch "
+                   "raises too); use logical_xor or ~");
     elt = b.getI64Type();
+  }
   SmallVector<int64_t> shape;
   if (x.tensor && y.tensor) {
     auto s = broadcastShapes(typeOf(x.tensor).getShape(),
@@ -251,23 +260,31 @@ Value TensorBuilder::binary(Binary kind, const Operand &x, const Operand &y) {
   Value rhs = materialize(y, shape, elt);
   if (!lhs || !rhs)
     return Value();
+  Value result;
   switch (kind) {
   case Binary::Add:
-    return AddOp::create(b, loc, lhs, rhs);
+    result = AddOp::create(b, loc, lhs, rhs);
+    break;
   case Binary::Sub:
-    return SubOp::create(b, loc, lhs, rhs);
+    result = SubOp::create(b, loc, lhs, rhs);
+    break;
   case Binary::Mul:
-    return MulOp::create(b, loc, lhs, rhs);
+    result = MulOp::create(b, loc, lhs, rhs);
+    break;
   case Binary::Div:
-    return DivOp::create(b, loc, lhs, rhs);
+    result = DivOp::create(b, loc, lhs, rhs);
+    break;
   case Binary::Pow:
-    return PowOp::create(b, loc, lhs, rhs);
+    result = PowOp::create(b, loc, lhs, rhs);
+    break;
   case Binary::Max:
-    return MaximumOp::create(b, loc, lhs, rhs);
+    result = MaximumOp::create(b, loc, lhs, rhs);
+    break;
   case Binary::Min:
-    return MinimumOp::create(b, loc, lhs, rhs);
+    result = MinimumOp::create(b, loc, lhs, rhs);
+    break;
   }
-  return Value();
+  return convert(result, resultType);
 }
 
 Value TensorBuilder::compare(ComparisonDirection dir, const Operand &x,
@@ -574,7 +591,7 @@ Value TensorBuilder::expand(Value x, ArrayRef<int64_t> sizes) {
 Value TensorBuilder::concat(ArrayRef<Value> xs, int64_t dim) {
   if (xs.empty())
     return error("cat of an empty list");
-  // torch.cat skips 1-D empty tensors; promotes to a common dtype.
+  // Promotes to a common dtype, as torch.cat does.
   Type elt = typeOf(xs.front()).getElementType();
   for (Value x : xs.drop_front())
     elt = promoteTypes(elt, typeOf(x).getElementType());
@@ -882,12 +899,15 @@ Value TensorBuilder::nllLoss(Value logProbs, Value target, Value weight,
     return error("nll_loss: unknown reduction " + Twine(reduction));
   int64_t classes = type.getShape().back();
   Type elt = type.getElementType();
-  Value hot = oneHot(target, classes, elt);
+  Value hot = oneHot(target, classes, b.getI1Type());
   if (!hot)
     return hot;
   int64_t classDim = type.getRank() - 1;
-  // -logp[target] per sample; 0 where the target is ignore_index.
-  Value picked = sum(binary(Binary::Mul, logProbs, hot), {classDim}, false);
+  // -logp[target] per sample; 0 where the target is ignore_index. Picked
+  // with a select, not a product with the one-hot, so a -inf elsewhere in
+  // the row does not turn into NaN (-inf * 0).
+  Value picked = sum(where(hot, logProbs, Scalar::ofFloat(0.0)), {classDim},
+                     false);
   Value valid = compare(ComparisonDirection::NE, target,
                         Scalar::ofInt(ignoreIndex));
   Value perSample = unary(Unary::Neg, picked);

@@ -63,9 +63,16 @@ static cl::opt<bool> dropoutAsIdentity(
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // The printer's options (--mlir-print-debuginfo shows each op's module
+  // path and source line; --mlir-print-op-generic) stay available.
+  registerAsmPrinterCLOptions();
+  registerMLIRContextCLOptions();
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
-      argc, argv, "trace-import: TorchScript model to the trace dialect\n");
+      argc, argv,
+      "trace-import: TorchScript model to the trace dialect\n\n"
+      "  MLIR's printer options are accepted too (--mlir-print-debuginfo\n"
+      "  shows each op's module path and source line).\n");
 
   trace::TorchScriptImportOptions options;
   std::vector<std::string> specs(inputShapes.begin(), inputShapes.end());

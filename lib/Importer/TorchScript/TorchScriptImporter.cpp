@@ -156,6 +156,7 @@ struct ImportError {};
 struct Scope {
   Block *block;
   Scope *parent;
+  std::string path; ///< module path of the region (empty: the function)
   llvm::DenseMap<Value, Value> captured;
   SmallVector<Value> outerValues; ///< operands of the region op, in order
 };
@@ -218,7 +219,8 @@ public:
       : ctx(ctx), options(options), builder(ctx),
         tb(builder, [this] { return use(getSeed()); }) {}
 
-  OwningOpRef<ModuleOp> run(jit::Module &root);
+  /// Imports `root` (loaded from `path`, which locates the function).
+  OwningOpRef<ModuleOp> run(jit::Module &root, StringRef path);
 
 private:
   // Locations and errors ------------------------------------------------------
@@ -632,8 +634,10 @@ std::vector<TSValue> Importer::callMethod(jit::Node *node,
     std::vector<TSValue> results =
         importGraph(*graph, callee, calleePath, std::move(args));
     callStack.pop_back();
-    // Name a submodule's tensor output after the submodule.
-    if (results.size() == 1 && results[0].kind == TSValue::Kind::Tensor) {
+    // Name a submodule's tensor output after the submodule (unless it is
+    // the body of a region of that name: checkpoint_wrapper's inner module).
+    if (results.size() == 1 && results[0].kind == TSValue::Kind::Tensor &&
+        scope->path != calleePath) {
       Operation *def = results[0].tensor.getDefiningOp();
       if (def && def->getBlock() == scope->block &&
           !def->hasAttr(TraceDialect::kNameAttrName) && !calleePath.empty())
@@ -648,7 +652,7 @@ std::vector<TSValue> Importer::callMethod(jit::Node *node,
   Location loc = tb.getLoc();
   OpBuilder::InsertPoint outerIp = builder.saveInsertionPoint();
   auto body = std::make_unique<Block>();
-  Scope inner{body.get(), scope, {}, {}};
+  Scope inner{body.get(), scope, calleePath, {}, {}};
   scope = &inner;
   builder.setInsertionPointToEnd(body.get());
   std::vector<TSValue> results =
@@ -948,8 +952,12 @@ void Importer::importAten(jit::Node *node) {
       Scalar alpha = scalarOf(constArg(node, "alpha"));
       if (alpha.asDouble() != 1.0) {
         if (other.scalar && name != "rsub")
-          other = Operand(Scalar::ofFloat(other.scalar->asDouble() *
-                                          alpha.asDouble()));
+          other = Operand(
+              other.scalar->kind != Scalar::Kind::Float &&
+                      alpha.kind != Scalar::Kind::Float
+                  ? Scalar::ofInt(other.scalar->i * alpha.i)
+                  : Scalar::ofFloat(other.scalar->asDouble() *
+                                    alpha.asDouble()));
         else if (name == "rsub")
           self = Operand(check(tb.binary(B::Mul, self, alpha)));
         else
@@ -1255,7 +1263,7 @@ void Importer::importAten(jit::Node *node) {
 // Entry
 //===----------------------------------------------------------------------===//
 
-OwningOpRef<ModuleOp> Importer::run(jit::Module &root) {
+OwningOpRef<ModuleOp> Importer::run(jit::Module &root, StringRef path) {
   if (!options.checkpointModules.empty()) {
     checkpointRegex.emplace("^(" + options.checkpointModules + ")$");
     std::string err;
@@ -1272,12 +1280,12 @@ OwningOpRef<ModuleOp> Importer::run(jit::Module &root) {
     return nullptr;
   }
   std::shared_ptr<jit::Graph> graph = forward->graph();
-  Location fileLoc = UnknownLoc::get(ctx);
+  Location fileLoc = FileLineColLoc::get(ctx, path, 0, 0);
 
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
   auto body = std::make_unique<Block>();
   entry = body.get();
-  Scope top{entry, nullptr, {}, {}};
+  Scope top{entry, nullptr, "", {}, {}};
   scope = &top;
   builder.setInsertionPointToEnd(entry);
   auto nameAttr = [&](StringRef name) {
@@ -1423,7 +1431,7 @@ mlir::trace::importTorchScript(MLIRContext *context, StringRef path,
   }
   try {
     Importer importer(context, options);
-    return importer.run(*root);
+    return importer.run(*root, path);
   } catch (const std::exception &e) {
     // LibTorch throws c10::Error on malformed graphs or attributes.
     std::string what = e.what();
