@@ -41,6 +41,7 @@ int main(int argc, char **argv) {
   mlir::trace::registerTracePasses();
   mlir::trace::registerTraceConversionPasses();
   mlir::trace::registerTracePipelines();
+  mlir::trace::registerTraceGPUPipeline();
 
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "trace-mlir optimizer driver\n", registry));

@@ -33,6 +33,73 @@ void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
 /// Registers `trace-cpu-pipeline` for trace-opt.
 void registerTracePipelines();
 
+struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("NVPTX chip the kernels are compiled for "
+                                    "(sm_90, sm_80, ...)"),
+      llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("NVPTX features; +ptx80 is PTX ISA 8.0, which ptxas of "
+                     "CUDA 12 and 13 accept for sm_80 and sm_90"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("CUDA toolkit whose nvvm/libdevice/libdevice.10.bc is "
+                     "linked into the kernels (and whose ptxas makes cubins); "
+                     "default: /usr/local/cuda when it has libdevice, "
+                     "otherwise MLIR's search of CUDA_ROOT, CUDA_HOME, "
+                     "CUDA_PATH"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("What gpu.binary holds: isa (PTX text), bin (cubin, "
+                     "needs ptxas), fatbin, llvm or offload"),
+      llvm::cl::init("isa")};
+  PassOptions::Option<int64_t> blockSize{
+      *this, "block-size",
+      llvm::cl::desc("Threads per block of every kernel's 1-D grid"),
+      llvm::cl::init(256)};
+  PassOptions::Option<unsigned> optLevel{
+      *this, "opt-level",
+      llvm::cl::desc("LLVM optimization level of the kernels"),
+      llvm::cl::init(2)};
+};
+
+/// trace ops -> linalg on tensors -> buffers -> GPU kernels -> NVVM -> PTX,
+/// the whole GPU flow in one place (lib/Pipelines/GPUPipeline.cpp):
+///
+///  1. the CPU pipeline's front: trace-to-linalg, elementwise fusion (one
+///     linalg.generic, hence one kernel, per elementwise chain),
+///     transposed matmul operands read in place;
+///  2. the CPU pipeline's bufferization (read-only inputs, identity-layout
+///     boundaries, results owned by the caller, deallocation);
+///  3. trace-gpu-map-linalg: every linalg op, matmuls included, becomes one
+///     scf.parallel nest collapsed onto a 1-D grid (block-size threads per
+///     block, reductions as a loop in each thread); upstream
+///     convert-parallel-loops-to-gpu makes each a gpu.launch;
+///     trace-gpu-device-memory moves allocations to the device;
+///     gpu-kernel-outlining (one gpu.module per kernel); gpu-async-region
+///     (one stream per call, synchronized before returning);
+///  4. upstream gpu-lower-to-nvvm-pipeline's steps, with chip/features, and
+///     gpu-module-to-binary with the toolkit, so libdevice is linked.
+///
+/// The result is host code in the LLVM dialect: public functions keep their
+/// memref signatures (descriptors of device pointers: arguments must be
+/// device buffers, results are device buffers the caller frees), GPU
+/// runtime calls (mgpuMemAlloc, mgpuStreamCreate, ...) and gpu.launch_func
+/// ops that mlir-translate turns into mgpuModuleLoad/mgpuLaunchKernel
+/// calls, and one gpu.binary per kernel.
+void buildGPUPipeline(OpPassManager &pm, const GPUPipelineOptions &options);
+
+/// The toolkit buildGPUPipeline uses when the option is empty:
+/// "/usr/local/cuda" when it has libdevice, otherwise "" (MLIR's search).
+std::string defaultCUDAToolkitPath();
+
+/// Registers `trace-gpu-pipeline` and the passes only it uses
+/// (trace-gpu-map-linalg, trace-gpu-device-memory) for trace-opt.
+void registerTraceGPUPipeline();
+
 } // namespace mlir::trace
 
 #endif // TRACE_PIPELINES_PIPELINES_H

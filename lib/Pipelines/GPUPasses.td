@@ -1,0 +1,79 @@
+//===- GPUPasses.td - passes of the GPU pipeline -----------*- tablegen -*-===//
+//
+// The two steps of trace-gpu-pipeline that upstream MLIR does not provide:
+// mapping loop nests onto a 1-D grid, and moving host allocations to the
+// device. Everything else in the pipeline is upstream.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRACE_PIPELINES_GPUPASSES_TD
+#define TRACE_PIPELINES_GPUPASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TraceGPUMapLinalgPass : Pass<"trace-gpu-map-linalg", "func::FuncOp"> {
+  let summary = "Lower linalg ops on buffers to scf.parallel loops mapped to GPU blocks and threads";
+  let description = [{
+    Prepares every linalg op of a host function (on buffers, after
+    bufferization) to become one GPU kernel through upstream's
+    `convert-parallel-loops-to-gpu`:
+
+    * `memref.copy` becomes `linalg.copy`, so copies are kernels too (a host
+      `memcpy` cannot read device memory);
+    * an op whose iterators do not start with all its parallel dims is
+      generalized and interchanged so that they do (a reduction over a
+      leading dim would otherwise lower to a host loop around a kernel);
+    * an op without parallel dims (a full reduction, a rank-0 fill) is
+      wrapped in a one-iteration `scf.parallel`, so no loads or stores stay
+      on the host;
+    * each op becomes an `scf.parallel` nest (`linalg::linalgOpToParallelLoops`);
+      reduction dims are `scf.for` loops inside it, run by one thread per
+      output element;
+    * each outermost `scf.parallel` is collapsed to one dim of N iterations
+      and mapped: N <= block-size is one block of N threads, otherwise it is
+      tiled by block-size (a guard for the last tile) into blocks (x) of
+      block-size threads (x).
+
+    Upstream's `scf-parallel-loop-tiling` + `gpu-map-parallel-loops` is not
+    used: the tiling takes one list of tile sizes for every loop in the
+    function, whatever its rank and extent, and the mapper gives each of at
+    most three dims its own grid dim, so a 1-D loop tiled by [1, 256] runs
+    one thread per block and a 4-D loop runs its fourth dim sequentially.
+  }];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::affine::AffineDialect",
+    "::mlir::memref::MemRefDialect",
+  ];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", "256",
+           "Threads per block of the kernels' 1-D grid">,
+  ];
+}
+
+def TraceGPUDeviceMemoryPass : Pass<"trace-gpu-device-memory", "ModuleOp"> {
+  let summary = "Allocate host functions' buffers on the GPU";
+  let description = [{
+    After the loop nests became `gpu.launch` ops, every buffer a host
+    function allocates is read and written by kernels only, so
+    `memref.alloc` becomes `gpu.alloc` and `memref.dealloc` `gpu.dealloc`
+    (made asynchronous on one stream later by `gpu-async-region`). A
+    `memref.get_global` (a constant tensor) is copied into a device buffer
+    with `gpu.memcpy` where it is read, and freed before each return.
+    Results are device buffers the caller owns; arguments must be device
+    buffers.
+
+    The pass fails, at the op, if host code outside `gpu.launch` still reads
+    or writes a buffer (`memref.load`, `memref.store`, `memref.copy`), since
+    that would dereference a device pointer on the host.
+  }];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect",
+  ];
+}
+
+#endif // TRACE_PIPELINES_GPUPASSES_TD

@@ -1,0 +1,127 @@
+//===- GPUPipeline.cpp - trace ops to GPU kernels and host code -----------===//
+//
+// trace ops -> linalg -> buffers -> one kernel per loop nest -> NVVM -> PTX
+// (or cubin) in gpu.binary ops, and host code in the LLVM dialect that
+// launches them through the mgpu* runtime functions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "trace/Pipelines/Pipelines.h"
+
+#include "trace/Conversion/Passes.h"
+#include "GPUPasses.h"
+#include "trace/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+using namespace mlir;
+
+std::string trace::defaultCUDAToolkitPath() {
+  llvm::SmallString<128> libdevice("/usr/local/cuda");
+  llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
+  return llvm::sys::fs::exists(libdevice) ? "/usr/local/cuda" : "";
+}
+
+void trace::buildGPUPipeline(OpPassManager &pm,
+                             const GPUPipelineOptions &options) {
+  // 1. The export format, as on the CPU: upstream dialects on tensors,
+  // elementwise chains fused into one linalg.generic each (each becomes one
+  // kernel), transposed matmul operands read in place.
+  pm.addPass(trace::createTraceToLinalgPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(trace::createTraceFuseElementwisePass());
+  pm.addNestedPass<func::FuncOp>(
+      trace::createTraceFoldTransposeIntoMatmulPass());
+  pm.addPass(createCanonicalizerPass());
+
+  // 2. Buffers, as on the CPU: read-only inputs, identity-layout function
+  // boundaries, results owned by the caller, everything else freed.
+  pm.addNestedPass<func::FuncOp>(trace::createTraceReadonlyArgsPass());
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
+  pm.addNestedPass<func::FuncOp>(
+      bufferization::createEmptyTensorToAllocTensorPass());
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::BufferDeallocationPipelineOptions dealloc;
+  bufferization::buildBufferDeallocationPipeline(pm, dealloc);
+  pm.addPass(createConvertBufferizationToMemRefPass());
+
+  // 3. Kernels: each linalg op (and copy) becomes one scf.parallel nest on a
+  // 1-D grid, then one gpu.launch; host buffers move to the device; launch
+  // bodies are outlined into one gpu.module each; host GPU ops are chained
+  // on one stream, synchronized before each return.
+  TraceGPUMapLinalgPassOptions map;
+  map.blockSize = options.blockSize;
+  pm.addNestedPass<func::FuncOp>(trace::createTraceGPUMapLinalgPass(map));
+  pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(trace::createTraceGPUDeviceMemoryPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
+
+  // 4. NVVM and PTX: upstream's gpu-lower-to-nvvm-pipeline step by step
+  // (mlir/lib/Dialect/GPU/Pipelines/GPUToNVVMPipeline.cpp), because it has
+  // no toolkit option: gpu-module-to-binary links libdevice (__nv_expf, ...)
+  // only from a toolkit it can find, and without it the PTX keeps
+  // unresolved calls that ptxas rejects.
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertNVVMToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = options.features;
+  target.optLevel = options.optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  // Kernels: math ops become libdevice calls (__nv_*).
+  pm.addNestedPass<gpu::GPUModuleOp>(createStripDebugInfoPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
+  pm.addNestedPass<gpu::GPUModuleOp>(LLVM::createNVVMOptimizeForTargetPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
+
+  // Host: GPU ops become mgpu* calls (launches stay gpu.launch_func until
+  // translation to LLVM IR); each gpu.module becomes a gpu.binary.
+  pm.addPass(createGpuToLLVMConversionPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.toolkitPath = options.toolkit.empty() ? defaultCUDAToolkitPath()
+                                               : std::string(options.toolkit);
+  binary.compilationTarget = options.format;
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void trace::registerTraceGPUPipeline() {
+  registerTraceGPUPasses();
+  PassPipelineRegistration<GPUPipelineOptions>(
+      "trace-gpu-pipeline",
+      "Lower trace ops to GPU kernels (NVVM, PTX in gpu.binary ops) and host "
+      "code in the LLVM dialect that launches them",
+      buildGPUPipeline);
+}

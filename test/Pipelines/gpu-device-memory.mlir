@@ -1,0 +1,70 @@
+// trace-gpu-device-memory: host allocations become device allocations, and
+// constants are copied to the device where they are read.
+// RUN: trace-opt %s --split-input-file --verify-diagnostics --trace-gpu-device-memory | FileCheck %s
+
+// CHECK-LABEL: func @buffers
+// CHECK-NOT: memref.alloc
+// CHECK: %[[T:.*]] = gpu.alloc () : memref<4xf32>
+// CHECK: %[[R:.*]] = gpu.alloc () : memref<4xf32>
+// CHECK: gpu.launch
+// CHECK:   memref.store %{{.*}}, %[[T]][
+// CHECK: gpu.launch
+// CHECK:   memref.load %[[T]][
+// CHECK:   memref.store %{{.*}}, %[[R]][
+// CHECK: gpu.dealloc %[[T]] : memref<4xf32>
+// CHECK-NOT: memref.dealloc
+// CHECK: return %[[R]]
+func.func @buffers(%x: memref<4xf32>) -> memref<4xf32> {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %tmp = memref.alloc() {alignment = 64 : i64} : memref<4xf32>
+  %res = memref.alloc() {alignment = 64 : i64} : memref<4xf32>
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
+             threads(%t0, %t1, %t2) in (%s0 = %c4, %s1 = %c1, %s2 = %c1) {
+    %v = memref.load %x[%t0] : memref<4xf32>
+    memref.store %v, %tmp[%t0] : memref<4xf32>
+    gpu.terminator
+  }
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
+             threads(%t0, %t1, %t2) in (%s0 = %c4, %s1 = %c1, %s2 = %c1) {
+    %v = memref.load %tmp[%t0] : memref<4xf32>
+    %w = arith.addf %v, %v : f32
+    memref.store %w, %res[%t0] : memref<4xf32>
+    gpu.terminator
+  }
+  memref.dealloc %tmp : memref<4xf32>
+  return %res : memref<4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @constant
+// CHECK: %[[G:.*]] = memref.get_global @table : memref<4xf32>
+// CHECK: %[[D:.*]] = gpu.alloc () : memref<4xf32>
+// CHECK: gpu.memcpy %[[D]], %[[G]] : memref<4xf32>, memref<4xf32>
+// CHECK: gpu.launch
+// CHECK:   memref.load %[[D]][
+// CHECK: gpu.dealloc %[[D]] : memref<4xf32>
+// CHECK-NEXT: return
+memref.global "private" constant @table : memref<4xf32> = dense<[1.0, 2.0, 3.0, 4.0]>
+func.func @constant(%y: memref<4xf32>) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %g = memref.get_global @table : memref<4xf32>
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
+             threads(%t0, %t1, %t2) in (%s0 = %c4, %s1 = %c1, %s2 = %c1) {
+    %v = memref.load %g[%t0] : memref<4xf32>
+    memref.store %v, %y[%t0] : memref<4xf32>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @host_load(%x: memref<4xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  // expected-error @below {{reads or writes a buffer in host code}}
+  %v = memref.load %x[%c0] : memref<4xf32>
+  return %v : f32
+}

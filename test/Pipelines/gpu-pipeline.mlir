@@ -1,0 +1,72 @@
+// trace-gpu-pipeline: trace ops to host code in the LLVM dialect that
+// launches one kernel per loop nest (an elementwise chain is one), and one
+// gpu.binary of PTX per kernel. No CUDA toolkit needed (format=isa); the
+// PTX itself is assembled by test/Integration/PTX.
+// RUN: trace-opt %s --trace-gpu-pipeline | FileCheck %s --implicit-check-not=gpu.module --implicit-check-not=func.func --implicit-check-not=memref. --implicit-check-not=linalg. --implicit-check-not=scf. --implicit-check-not=unrealized_conversion_cast
+// RUN: trace-opt %s --trace-gpu-pipeline="chip=sm_80 block-size=128" | FileCheck %s --check-prefix=SM80
+
+// An elementwise chain: one kernel, 4000 elements on 16 blocks of 256
+// threads, on a stream created for the call and synchronized before it
+// returns; the result is a device buffer.
+// CHECK-LABEL: llvm.func @chain(
+// CHECK-DAG: %[[C16:.*]] = llvm.mlir.constant(16 : index) : i64
+// CHECK-DAG: %[[C256:.*]] = llvm.mlir.constant(256 : index) : i64
+// CHECK-DAG: %[[C1:.*]] = llvm.mlir.constant(1 : index) : i64
+// CHECK: %[[S:.*]] = llvm.call @mgpuStreamCreate() : () -> !llvm.ptr
+// CHECK: %[[OUT:.*]] = llvm.call @mgpuMemAlloc(%{{.*}}, %[[S]], %{{.*}}) : (i64, !llvm.ptr, i8) -> !llvm.ptr
+// CHECK: gpu.launch_func <%[[S]] : !llvm.ptr> @chain_kernel::@chain_kernel blocks in (%[[C16]], %[[C1]], %[[C1]]) threads in (%[[C256]], %[[C1]], %[[C1]]) : i64 args(
+// CHECK-NOT: gpu.launch_func
+// CHECK: llvm.call @mgpuStreamSynchronize(%[[S]]) : (!llvm.ptr) -> ()
+// CHECK: llvm.call @mgpuStreamDestroy(%[[S]]) : (!llvm.ptr) -> ()
+// CHECK: llvm.return
+// CHECK: gpu.binary @chain_kernel  [#gpu.object<#nvvm.target<chip = "sm_90", features = "+ptx80">, {{.*}}assembly = "{{.*}}.version 8.0{{.*}}.target sm_90{{.*}}.visible .entry chain_kernel(
+// SM80-LABEL: llvm.func @chain(
+// SM80: gpu.launch_func
+// SM80-SAME: @chain_kernel::@chain_kernel
+// SM80: gpu.binary @chain_kernel  [#gpu.object<#nvvm.target<chip = "sm_80", features = "+ptx80">, {{.*}}assembly = "{{.*}}.target sm_80{{.*}}.maxntid 128, 1, 1
+func.func @chain(%x: tensor<4x1000xf32>, %y: tensor<4x1000xf32>) -> tensor<4x1000xf32> {
+  %a = trace.exp %x : tensor<4x1000xf32>
+  %b = trace.tanh %y : tensor<4x1000xf32>
+  %c = trace.mul %a, %b : tensor<4x1000xf32>
+  %d = trace.erf %c : tensor<4x1000xf32>
+  %e = trace.log %d : tensor<4x1000xf32>
+  return %e : tensor<4x1000xf32>
+}
+
+// A softmax: six kernels, in order: fill -inf, row max, x - max and exp
+// (one elementwise group), fill 0, row sum, divide (one group). The row
+// buffer is freed on the stream; the output is not.
+// CHECK-LABEL: llvm.func @softmax(
+// CHECK: %[[S:.*]] = llvm.call @mgpuStreamCreate()
+// CHECK: %[[ROW:.*]] = llvm.call @mgpuMemAlloc(%{{.*}}, %[[S]], %{{.*}})
+// CHECK: gpu.launch_func <%[[S]] : !llvm.ptr> @softmax_kernel::@softmax_kernel
+// CHECK: gpu.launch_func <%[[S]] : !llvm.ptr> @softmax_kernel_0::@softmax_kernel
+// CHECK: %[[OUT:.*]] = llvm.call @mgpuMemAlloc(%{{.*}}, %[[S]], %{{.*}})
+// CHECK: gpu.launch_func <%[[S]] : !llvm.ptr> @softmax_kernel_1::@softmax_kernel
+// CHECK: gpu.launch_func <%[[S]] : !llvm.ptr> @softmax_kernel_2::@softmax_kernel
+// CHECK: gpu.launch_func <%[[S]] : !llvm.ptr> @softmax_kernel_3::@softmax_kernel
+// CHECK: gpu.launch_func <%[[S]] : !llvm.ptr> @softmax_kernel_4::@softmax_kernel
+// CHECK-NOT: gpu.launch_func
+// CHECK: llvm.call @mgpuMemFree(%[[ROW]], %[[S]]) : (!llvm.ptr, !llvm.ptr) -> ()
+// CHECK-NOT: mgpuMemFree
+// CHECK: llvm.call @mgpuStreamSynchronize(%[[S]])
+// CHECK: llvm.return
+// CHECK-COUNT-6: gpu.binary @softmax_kernel
+func.func @softmax(%x: tensor<8x128xf32>) -> tensor<8x128xf32> {
+  %m = trace.reduce_max %x dims = [1] keepdim : tensor<8x128xf32> -> tensor<8x1xf32>
+  %mb = trace.broadcast_in_dim %m, dims = [0, 1] : tensor<8x1xf32> -> tensor<8x128xf32>
+  %d = trace.sub %x, %mb : tensor<8x128xf32>
+  %e = trace.exp %d : tensor<8x128xf32>
+  %s = trace.reduce_sum %e dims = [1] keepdim : tensor<8x128xf32> -> tensor<8x1xf32>
+  %sb = trace.broadcast_in_dim %s, dims = [0, 1] : tensor<8x1xf32> -> tensor<8x128xf32>
+  %y = trace.div %e, %sb : tensor<8x128xf32>
+  return %y : tensor<8x128xf32>
+}
+
+// The runtime functions the host code calls, as MLIR 22's gpu-to-llvm
+// declares them (lib/Runtime/CUDA implements them).
+// CHECK-DAG: llvm.func @mgpuStreamCreate() -> !llvm.ptr
+// CHECK-DAG: llvm.func @mgpuMemAlloc(i64, !llvm.ptr, i8) -> !llvm.ptr
+// CHECK-DAG: llvm.func @mgpuMemFree(!llvm.ptr, !llvm.ptr)
+// CHECK-DAG: llvm.func @mgpuStreamSynchronize(!llvm.ptr)
+// CHECK-DAG: llvm.func @mgpuStreamDestroy(!llvm.ptr)
