@@ -48,3 +48,18 @@ if config.trace_nvidia_smi and os.path.exists(config.trace_nvidia_smi):
     if lit.util.which("nvidia-smi") and os.system(
             "nvidia-smi -L > /dev/null 2>&1") == 0:
         config.available_features.add("gpu")
+
+# The CUDA runtime (lib/Runtime/CUDA) is built when the CUDA toolkit is
+# found; its ABI test compiles it to LLVM IR with clang++ from LLVM's tools.
+cuda_runtime_so = os.path.join(config.trace_obj_root, "lib",
+                               "libTraceCUDARuntime.so")
+cuda_include = "/usr/local/cuda/include"
+if os.path.exists(cuda_runtime_so) and os.path.exists(
+        os.path.join(cuda_include, "cuda.h")):
+    config.available_features.add("cuda-runtime")
+    config.substitutions.append(("%cuda_runtime_so", cuda_runtime_so))
+    config.substitutions.append(("%cuda_include", cuda_include))
+clangxx = os.path.join(config.llvm_tools_dir, "clang++")
+if os.path.exists(clangxx):
+    config.available_features.add("clang")
+    config.substitutions.append(("%clangxx", clangxx))

@@ -1,0 +1,71 @@
+//===- CUDARuntime.h - what GPU-pipeline host code calls --------*- C++ -*-===//
+//
+// The mgpu* functions that MLIR 22 emits calls to in host code lowered by
+// trace-gpu-pipeline: gpu-to-llvm emits the stream, event, allocation and
+// copy calls; mlir-translate emits the module and launch calls (a global
+// constructor per gpu.binary, one GetFunction + LaunchKernel per
+// gpu.launch_func). The types are those of the emitted LLVM declarations
+// (i64 -> int64_t/uint64_t, i32 -> int32_t, i8 -> uint8_t, ptr -> void *);
+// test/Runtime/CUDA checks them against the lowering's output.
+//
+// lib/Runtime/CUDA implements them on the CUDA driver API (libcuda.so.1,
+// the only library a program using them needs at run time). Upstream's
+// libmlir_cuda_runtime is not in Debian and older copies of it have the
+// pre-22 signatures (mgpuModuleLoad without a size, ...).
+//
+// Errors: the ABI has no error channel, so a failing driver call prints
+// the call, the driver's error name and message to stderr and aborts.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRACE_RUNTIME_CUDARUNTIME_H
+#define TRACE_RUNTIME_CUDARUNTIME_H
+
+#include <cstddef>
+#include <cstdint>
+
+extern "C" {
+
+/// Modules. `data` is a cubin or fatbin of `size` bytes (format=bin,
+/// fatbin), or NUL-terminated PTX that the driver compiles at
+/// `optLevel` 0-4 (format=isa). Both initialize CUDA on first use (they
+/// run from global constructors, before main).
+void *mgpuModuleLoad(void *data, size_t size);
+void *mgpuModuleLoadJIT(void *data, int32_t optLevel);
+void mgpuModuleUnload(void *module);
+void *mgpuModuleGetFunction(void *module, const char *name);
+
+/// `params` points to `paramCount` pointers to the kernel's arguments;
+/// `extra` is cuLaunchKernel's (null from MLIR).
+void mgpuLaunchKernel(void *function, int64_t gridX, int64_t gridY,
+                      int64_t gridZ, int64_t blockX, int64_t blockY,
+                      int64_t blockZ, int32_t sharedBytes, void *stream,
+                      void **params, void **extra, uint64_t paramCount);
+
+/// Streams and events.
+void *mgpuStreamCreate();
+void mgpuStreamDestroy(void *stream);
+void mgpuStreamSynchronize(void *stream);
+void mgpuStreamWaitEvent(void *stream, void *event);
+void *mgpuEventCreate();
+void mgpuEventDestroy(void *event);
+void mgpuEventSynchronize(void *event);
+void mgpuEventRecord(void *event, void *stream);
+
+/// Device memory, ordered on `stream` (null: the default stream). Device
+/// allocations come from the driver's stream-ordered pool
+/// (cuMemAllocAsync); `hostShared` makes a managed allocation instead.
+/// A zero-byte allocation is a null pointer.
+void *mgpuMemAlloc(uint64_t bytes, void *stream, uint8_t hostShared);
+void mgpuMemFree(void *pointer, void *stream);
+void mgpuMemcpy(void *dst, void *src, uint64_t bytes, void *stream);
+void mgpuMemset32(void *dst, uint32_t value, uint64_t count, void *stream);
+void mgpuMemset16(void *dst, uint16_t value, uint64_t count, void *stream);
+
+/// The device (ordinal) CUDA is initialized on; before the first other
+/// call, or it has no effect. Default 0.
+void mgpuSetDefaultDevice(int32_t device);
+
+} // extern "C"
+
+#endif // TRACE_RUNTIME_CUDARUNTIME_H
