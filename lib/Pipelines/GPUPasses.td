@@ -66,6 +66,13 @@ def TraceGPUDeviceMemoryPass : Pass<"trace-gpu-device-memory", "ModuleOp"> {
     Results are device buffers the caller owns; arguments must be device
     buffers.
 
+    Host scalar code that reads a buffer (trace-to-linalg reads a random
+    op's seed with `tensor.extract` outside the `linalg.generic`) moves into
+    each kernel that uses its results, together with the integer and float
+    ops on it: every thread reads the element. A load moves only from a
+    function argument (never written: the pipeline's inputs are read-only)
+    or past ops that write no memory.
+
     The pass fails, at the op, if host code outside `gpu.launch` still reads
     or writes a buffer (`memref.load`, `memref.store`, `memref.copy`), since
     that would dereference a device pointer on the host.

@@ -12,6 +12,8 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 #define DEBUG_TYPE "trace-gpu-device-memory"
 
@@ -28,8 +30,74 @@ bool insideKernel(Operation *op) {
   return op->getParentOfType<gpu::LaunchOp>() != nullptr;
 }
 
+/// Whether `op` is host scalar code that may run in a kernel instead: a
+/// load of one element, or a side-effect-free op on integers and floats.
+bool isSinkable(Operation *op) {
+  if (isa<memref::LoadOp>(op))
+    return true;
+  if (op->getNumRegions() != 0 || !isPure(op) || op->getNumResults() == 0)
+    return false;
+  return llvm::all_of(op->getResultTypes(), [](Type type) {
+    return type.isIntOrIndexOrFloat();
+  });
+}
+
+/// Whether a load from `memref` may move down to `launch`: the buffer is a
+/// function argument (read-only under the pipeline's bufferization), or no
+/// op between the two can write memory.
+bool mayMoveLoad(memref::LoadOp load, gpu::LaunchOp launch) {
+  Value base = load.getMemref();
+  while (auto view = base.getDefiningOp<ViewLikeOpInterface>())
+    base = view.getViewSource();
+  if (isa<BlockArgument>(base) &&
+      isa<func::FuncOp>(cast<BlockArgument>(base).getOwner()->getParentOp()))
+    return true;
+  if (load->getBlock() != launch->getBlock())
+    return false;
+  for (Operation *op = load->getNextNode(); op != launch;
+       op = op->getNextNode())
+    if (!isMemoryEffectFree(op) && !isa<memref::AllocOp>(op))
+      return false;
+  return true;
+}
+
+/// Moves host scalar code that reads buffers into the kernels that use its
+/// results (trace-to-linalg reads a random op's seed with tensor.extract
+/// outside the linalg.generic): each kernel gets its own copy, and the
+/// host copy goes when nothing on the host uses it.
+void sinkScalarsIntoKernels(func::FuncOp func, IRRewriter &rewriter) {
+  SmallVector<Operation *> candidates;
+  func.walk([&](Operation *op) {
+    if (!insideKernel(op) && isSinkable(op))
+      candidates.push_back(op);
+  });
+  // Users first, so that a copied op's operands become kernel uses of the
+  // ops that define them, which are sunk next.
+  for (Operation *op : llvm::reverse(candidates)) {
+    SmallVector<gpu::LaunchOp> launches;
+    for (Operation *user : op->getUsers())
+      if (auto launch = user->getParentOfType<gpu::LaunchOp>())
+        if (!llvm::is_contained(launches, launch))
+          launches.push_back(launch);
+    for (gpu::LaunchOp launch : launches) {
+      auto load = dyn_cast<memref::LoadOp>(op);
+      if (load && !mayMoveLoad(load, launch))
+        continue;
+      rewriter.setInsertionPointToStart(&launch.getBody().front());
+      Operation *copy = rewriter.clone(*op);
+      for (auto [from, to] : llvm::zip(op->getResults(), copy->getResults()))
+        rewriter.replaceUsesWithIf(from, to, [&](OpOperand &use) {
+          return launch->isProperAncestor(use.getOwner());
+        });
+    }
+    if (op->use_empty())
+      rewriter.eraseOp(op);
+  }
+}
+
 LogicalResult moveToDevice(func::FuncOp func) {
   IRRewriter rewriter(func.getContext());
+  sinkScalarsIntoKernels(func, rewriter);
 
   // Host code must not dereference buffers any more.
   WalkResult touched = func.walk([&](Operation *op) {

@@ -68,3 +68,60 @@ func.func @host_load(%x: memref<4xf32>) -> f32 {
   %v = memref.load %x[%c0] : memref<4xf32>
   return %v : f32
 }
+
+// -----
+
+// A scalar read on the host (a random op's seed) and the integer ops on it
+// move into the kernel that uses them: each thread reads the element.
+// CHECK-LABEL: func @seed
+// CHECK-NOT: memref.load
+// CHECK: gpu.launch
+// CHECK: %[[S:.*]] = memref.load %arg0[] : memref<i64>
+// CHECK-NEXT: %[[HI:.*]] = arith.shrui %[[S]], %{{.*}} : i64
+// CHECK: arith.addi %{{.*}}, %[[HI]] : i64
+func.func @seed(%seed: memref<i64>, %out: memref<4xi64>) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c32 = arith.constant 32 : i64
+  %s = memref.load %seed[] : memref<i64>
+  %hi = arith.shrui %s, %c32 : i64
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
+             threads(%t0, %t1, %t2) in (%s0 = %c4, %s1 = %c1, %s2 = %c1) {
+    %i = arith.index_cast %t0 : index to i64
+    %v = arith.addi %i, %hi : i64
+    memref.store %v, %out[%t0] : memref<4xi64>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// A buffer a kernel may write between the read and its use is not read
+// later instead: the host load stays, and is an error.
+func.func @written_between(%x: memref<4xi64>, %out: memref<4xi64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %tmp = memref.alloc() : memref<i64>
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
+             threads(%t0, %t1, %t2) in (%s0 = %c1, %s1 = %c1, %s2 = %c1) {
+    %v = memref.load %x[%c0] : memref<4xi64>
+    memref.store %v, %tmp[] : memref<i64>
+    gpu.terminator
+  }
+  // expected-error @below {{reads or writes a buffer in host code}}
+  %s = memref.load %tmp[] : memref<i64>
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
+             threads(%t0, %t1, %t2) in (%s0 = %c4, %s1 = %c1, %s2 = %c1) {
+    memref.store %s, %tmp[] : memref<i64>
+    gpu.terminator
+  }
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
+             threads(%t0, %t1, %t2) in (%s0 = %c4, %s1 = %c1, %s2 = %c1) {
+    memref.store %s, %out[%t0] : memref<4xi64>
+    gpu.terminator
+  }
+  memref.dealloc %tmp : memref<i64>
+  return
+}
