@@ -120,6 +120,74 @@ def TraceAutodiffPass : Pass<"trace-autodiff", "ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+def TraceRematPass : Pass<"trace-remat", "ModuleOp"> {
+  let summary = "Choose what @f_fwd saves and @f_bwd recomputes by min-cut, under a memory budget";
+  let description = [{
+    Runs after `trace-autodiff`. For each `@f_grad` it re-partitions the
+    joint computation, replacing `@f_fwd` and `@f_bwd`: which forward values
+    are saved for the backward and which the backward recomputes, just
+    before their first use (the approach of AOTAutograd's
+    `min_cut_rematerialization_partition` and Thunder's
+    rematerialization).
+
+    The partition is a minimum s-t cut over the forward ops: saving a value
+    costs its bytes (numel x element size) times 1024, recomputing an op
+    costs its FLOPs (`CostOpInterface`), so bytes come first and FLOPs
+    break ties. Arguments (weights, inputs) are available to the backward
+    at no cost and are reported apart. Operand-free sources (`full`,
+    `constant`, `iota`) are always rebuilt. Rules and constraints:
+
+    * `trace.matmul` (unless `save-matmuls=false`) and reductions of more
+      than `max-recompute-reduction` elements per output element are not
+      recomputed by the plain cut.
+    * Ops inside checkpoint regions (`trace.checkpointed`, set by
+      trace-autodiff) are never saved, unless the region's policy names
+      them, or an op attribute below says otherwise.
+    * `trace.remat = "must_save"` / `"must_recompute"` on an op are hard
+      constraints; `"prefer_save"` / `"prefer_recompute"` halve / double
+      the cost of saving it in the cut. Any of them lifts the matmul and
+      reduction rule for that op, and overrides a checkpoint region.
+    * `save-names`: values whose `trace.name` is listed must be saved.
+
+    `budget=B` caps the activation bytes `@f_fwd` saves (arguments are not
+    counted): a fraction between 0 and 1 of what the plain cut saves (0:
+    only arguments, 1: the plain cut), or a byte count (`200000`, `200KB`,
+    `1.5MiB`; K = 1000, Ki = 1024; a number up to 1 without a unit is a
+    fraction, `1B` is a byte). Above the cap, the pass recomputes
+    more (matmuls included) with the fewest extra FLOPs it finds: a
+    knapsack over saved values, cuts with heavier byte costs, and a local
+    search (see `RematPlanner.h`). A budget the constraints make
+    impossible (values that must be saved) is an error naming the smallest
+    total it could reach.
+
+    With `report`, a remark on `@f` gives the saved bytes of trace-autodiff's
+    split, of the plain cut and of the result, the ops recomputed and their
+    FLOPs, followed by the list of what `@f_fwd` saves.
+
+    `trace.forward_ops` on `@f_grad` marks where its forward ends: run the
+    pass right after trace-autodiff (passes that add, erase or move ops in
+    `@f_grad` in between make it stale).
+  }];
+  let options = [
+    Option<"budget", "budget", "std::string", "\"\"",
+           "Activation bytes @f_fwd may save: a fraction of the plain cut "
+           "(0..1) or a byte count (200000, 200KB, 1.5MiB)">,
+    Option<"saveMatmuls", "save-matmuls", "bool", "true",
+           "Never recompute trace.matmul in the plain cut">,
+    ListOption<"saveNames", "save-names", "std::string",
+               "Values (by trace.name) that must be saved">,
+    Option<"maxRecomputeReduction", "max-recompute-reduction", "int64_t",
+           "4096",
+           "Reductions over more elements per output element are not "
+           "recomputed by the plain cut">,
+    Option<"report", "report", "bool", "false",
+           "Emit a remark per function: saved bytes before and after, what "
+           "is saved, ops and FLOPs recomputed">,
+  ];
+  let dependentDialects = ["::mlir::trace::TraceDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 def TraceFoldTransposeIntoMatmulPass
     : Pass<"trace-fold-transpose-into-matmul", "func::FuncOp"> {
   let summary = "Read transposed matmul operands through indexing maps";
