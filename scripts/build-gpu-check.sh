@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Builds, on the CPU machine, the GPU check runners that scripts/gpu-check.sh
+# runs on a GPU machine (which has the CUDA driver but no MLIR, and builds
+# nothing). Each runner is one executable that needs only libcuda.so.1 and
+# the C library at run time: a set of trace functions compiled ahead of time
+# by trace-gpu-pipeline (PTX JIT-compiled by the driver at start-up) and by
+# trace-cpu-pipeline (the reference), called on the same deterministic
+# inputs, every result compared (test/Integration/GPU/make_runner.py).
+#
+#   scripts/build-gpu-check.sh [OUT]     # default: $TRACE_BUILD_DIR/gpu-check
+#
+# Then carry OUT and scripts/gpu-check.sh to the GPU machine and run
+#   scripts/gpu-check.sh OUT
+# Extra trace-gpu-pipeline options: TRACE_GPU_PIPELINE="chip=sm_90 ..."
+# (default chip=sm_90, the H200).
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+OUT="${1:-$TRACE_BUILD_DIR/gpu-check}"
+PIPELINE="${TRACE_GPU_PIPELINE:-chip=sm_90}"
+CUDA=/usr/local/cuda
+[ -f "$CUDA/include/cuda.h" ] || { echo "error: no CUDA toolkit in $CUDA" >&2; exit 1; }
+[ -f "$TRACE_BUILD_DIR/build.ninja" ] || { echo "error: configure $TRACE_BUILD_DIR first (scripts/test.sh)" >&2; exit 1; }
+
+log "Building trace-opt and the CUDA runtime in $TRACE_BUILD_DIR"
+cmake --build "$TRACE_BUILD_DIR" --target trace-opt TraceCUDARuntimeStatic
+
+rm -rf "$OUT"
+mkdir -p "$OUT/build"
+TRACE_OPT="$TRACE_BUILD_DIR/bin/trace-opt"
+INPUTS="$TRACE_ROOT/test/Integration"
+
+# The GPT fixture: its forward and the joint forward + backward (loss and
+# every parameter's gradient) from trace-autodiff.
+"$TRACE_OPT" "$INPUTS/PTX/Inputs/gpt_forward.mlir" --trace-autodiff \
+  --symbol-privatize="exclude=forward,forward_grad" --symbol-dce \
+  -o "$OUT/build/gpt.mlir"
+
+build() { # NAME INPUT
+  log "Runner $1"
+  /usr/bin/python3 "$INPUTS/GPU/make_runner.py" --out "$OUT/build" --name "$1" \
+    --trace-opt "$TRACE_OPT" --mlir-translate "$LLVM_PREFIX/bin/mlir-translate" \
+    --llc "$LLVM_PREFIX/bin/llc" --clangxx "$LLVM_PREFIX/bin/clang++" \
+    --include "$TRACE_ROOT/include" --cuda "$CUDA" \
+    --runtime-lib "$TRACE_BUILD_DIR/lib/libTraceCUDARuntimeStatic.a" \
+    --gpu-pipeline "$PIPELINE" "$2" >/dev/null 2>"$OUT/build/$1.log" \
+    || { cat "$OUT/build/$1.log" >&2; exit 1; }
+  mv "$OUT/build/$1" "$OUT/$1"
+}
+build elementwise "$INPUTS/PTX/Inputs/elementwise.mlir"
+build reduction "$INPUTS/PTX/Inputs/reduction.mlir"
+build softmax "$INPUTS/PTX/Inputs/softmax.mlir"
+build layernorm "$INPUTS/PTX/Inputs/layernorm.mlir"
+build ops "$INPUTS/GPU/Inputs/ops.mlir"
+build gpt "$OUT/build/gpt.mlir"
+
+# The intermediate files stay in OUT/build for reading; the GPU machine needs
+# only the executables.
+log "Runners in $OUT (carry this directory; build/ is not needed there):"
+for runner in "$OUT"/*; do
+  [ -f "$runner" ] || continue
+  printf '  %-12s %6s KiB, needs: %s\n' "$(basename "$runner")" \
+    "$(( $(stat -c %s "$runner") / 1024 ))" \
+    "$("$LLVM_PREFIX/bin/llvm-readelf" -d "$runner" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')"
+done

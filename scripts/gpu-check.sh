@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Runs, on a GPU machine, the runners scripts/build-gpu-check.sh built on the
+# CPU machine, and prints what they print: the device, then for every trace
+# function each result's largest GPU-CPU difference against its tolerance,
+# and the time per call on the GPU and on the CPU. Builds nothing; needs only
+# the CUDA driver (libcuda.so.1). Exits with 0 when every runner passed.
+#
+#   scripts/gpu-check.sh [DIR]     # default: build/gpu-check
+set -uo pipefail
+
+DIR="${1:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/build/gpu-check}"
+[ -d "$DIR" ] || { echo "error: no runner directory $DIR" >&2; exit 2; }
+if command -v nvidia-smi >/dev/null; then
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+fi
+
+passed=0
+failed=()
+for runner in elementwise reduction softmax layernorm ops gpt; do
+  if [ ! -x "$DIR/$runner" ]; then
+    echo "== $runner: missing from $DIR"
+    failed+=("$runner")
+    continue
+  fi
+  echo "== $runner"
+  start=$(date +%s%N)
+  "$DIR/$runner"
+  status=$?
+  echo "== $runner: exit $status after $(( ($(date +%s%N) - start) / 1000000 )) ms"
+  if [ "$status" -eq 0 ]; then passed=$((passed + 1)); else failed+=("$runner"); fi
+done
+
+echo "gpu-check: $passed passed, ${#failed[@]} failed${failed:+ (${failed[*]})}"
+[ "${#failed[@]}" -eq 0 ]

@@ -1,0 +1,129 @@
+//===- fake_cuda.cpp - a host-memory libcuda.so.1 for the runner self-test ===//
+//
+// The driver functions the CUDA runtime and the GPU check runners call,
+// with host memory as device memory and every stream synchronous. Built as
+// libcuda.so.1 by runner-selftest.test, whose runners call CPU-compiled code
+// in place of the GPU functions: it checks the runners' plumbing
+// (descriptors, copies, comparison, freeing) on a machine without a GPU.
+// Modules and launches are not supported and say so.
+//
+//===----------------------------------------------------------------------===//
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+extern "C" {
+
+CUresult cuInit(unsigned int) { return CUDA_SUCCESS; }
+CUresult cuDriverGetVersion(int *version) {
+  *version = 0; // "driver 0.0": the fake
+  return CUDA_SUCCESS;
+}
+CUresult cuDeviceGet(CUdevice *device, int ordinal) {
+  *device = ordinal;
+  return ordinal == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+}
+CUresult cuDeviceGetName(char *name, int length, CUdevice) {
+  std::strncpy(name, "fake CUDA device (host memory)", length);
+  name[length - 1] = 0;
+  return CUDA_SUCCESS;
+}
+CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute, CUdevice) {
+  *value = 0;
+  return CUDA_SUCCESS;
+}
+CUresult cuDevicePrimaryCtxRetain(CUcontext *context, CUdevice) {
+  static int token;
+  *context = reinterpret_cast<CUcontext>(&token);
+  return CUDA_SUCCESS;
+}
+CUresult cuCtxSetCurrent(CUcontext) { return CUDA_SUCCESS; }
+CUresult cuGetErrorName(CUresult error, const char **name) {
+  *name = error == CUDA_ERROR_NOT_SUPPORTED ? "CUDA_ERROR_NOT_SUPPORTED"
+                                            : "fake CUDA error";
+  return CUDA_SUCCESS;
+}
+CUresult cuGetErrorString(CUresult, const char **message) {
+  *message = "the fake driver runs no kernels";
+  return CUDA_SUCCESS;
+}
+
+CUresult cuModuleLoadData(CUmodule *, const void *) {
+  return CUDA_ERROR_NOT_SUPPORTED;
+}
+CUresult cuModuleLoadDataEx(CUmodule *, const void *, unsigned int,
+                            CUjit_option *, void **) {
+  return CUDA_ERROR_NOT_SUPPORTED;
+}
+CUresult cuModuleUnload(CUmodule) { return CUDA_ERROR_NOT_SUPPORTED; }
+CUresult cuModuleGetFunction(CUfunction *, CUmodule, const char *) {
+  return CUDA_ERROR_NOT_SUPPORTED;
+}
+CUresult cuLaunchKernel(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                        unsigned, unsigned, unsigned, CUstream, void **,
+                        void **) {
+  return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuStreamCreate(CUstream *stream, unsigned int) {
+  static int token;
+  *stream = reinterpret_cast<CUstream>(&token);
+  return CUDA_SUCCESS;
+}
+CUresult cuStreamDestroy(CUstream) { return CUDA_SUCCESS; }
+CUresult cuStreamSynchronize(CUstream) { return CUDA_SUCCESS; }
+CUresult cuStreamWaitEvent(CUstream, CUevent, unsigned int) {
+  return CUDA_SUCCESS;
+}
+CUresult cuEventCreate(CUevent *event, unsigned int) {
+  static int token;
+  *event = reinterpret_cast<CUevent>(&token);
+  return CUDA_SUCCESS;
+}
+CUresult cuEventDestroy(CUevent) { return CUDA_SUCCESS; }
+CUresult cuEventSynchronize(CUevent) { return CUDA_SUCCESS; }
+CUresult cuEventRecord(CUevent, CUstream) { return CUDA_SUCCESS; }
+
+CUresult cuMemAllocAsync(CUdeviceptr *pointer, size_t bytes, CUstream) {
+  *pointer = reinterpret_cast<CUdeviceptr>(std::malloc(bytes));
+  return *pointer ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+CUresult cuMemAllocManaged(CUdeviceptr *pointer, size_t bytes, unsigned int) {
+  return cuMemAllocAsync(pointer, bytes, nullptr);
+}
+CUresult cuPointerGetAttribute(void *data, CUpointer_attribute, CUdeviceptr) {
+  *static_cast<unsigned *>(data) = 0;
+  return CUDA_SUCCESS;
+}
+CUresult cuMemFree(CUdeviceptr pointer) {
+  std::free(reinterpret_cast<void *>(pointer));
+  return CUDA_SUCCESS;
+}
+CUresult cuMemFreeAsync(CUdeviceptr pointer, CUstream) {
+  return cuMemFree(pointer);
+}
+CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
+                       CUstream) {
+  std::memcpy(reinterpret_cast<void *>(dst), reinterpret_cast<void *>(src),
+              bytes);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned int value, size_t count,
+                          CUstream) {
+  auto *p = reinterpret_cast<uint32_t *>(dst);
+  for (size_t i = 0; i < count; ++i)
+    p[i] = value;
+  return CUDA_SUCCESS;
+}
+CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short value, size_t count,
+                          CUstream) {
+  auto *p = reinterpret_cast<uint16_t *>(dst);
+  for (size_t i = 0; i < count; ++i)
+    p[i] = value;
+  return CUDA_SUCCESS;
+}
+
+} // extern "C"
