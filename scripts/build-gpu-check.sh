@@ -2,10 +2,11 @@
 # Builds, on the CPU machine, the GPU check runners that scripts/gpu-check.sh
 # runs on a GPU machine (which has the CUDA driver but no MLIR, and builds
 # nothing). Each runner is one executable that needs only libcuda.so.1 and
-# the C library at run time: a set of trace functions compiled ahead of time
-# by trace-gpu-pipeline (PTX JIT-compiled by the driver at start-up) and by
-# trace-cpu-pipeline (the reference), called on the same deterministic
-# inputs, every result compared (test/Integration/GPU/make_runner.py).
+# the system's C and C++ libraries (glibc 2.34 or later) at run time: a set
+# of trace functions compiled ahead of time by trace-gpu-pipeline (PTX
+# JIT-compiled by the driver at start-up) and by trace-cpu-pipeline (the
+# reference), called on the same deterministic inputs, every result compared
+# (test/Integration/GPU/make_runner.py).
 #
 #   scripts/build-gpu-check.sh [OUT]     # default: $TRACE_BUILD_DIR/gpu-check
 #
@@ -62,3 +63,4 @@ for runner in "$OUT"/*; do
     "$(( $(stat -c %s "$runner") / 1024 ))" \
     "$("$LLVM_PREFIX/bin/llvm-readelf" -d "$runner" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')"
 done
+log "Newest symbol versions they need: $(for runner in "$OUT"/*; do [ -f "$runner" ] && "$LLVM_PREFIX/bin/llvm-objdump" -T "$runner"; done | grep -o 'GLIBC_[0-9.]*\|GLIBCXX_[0-9.]*' | sort -uV | awk -F_ '{v[$1]=$0} END {print v["GLIBC"], v["GLIBCXX"]}')"

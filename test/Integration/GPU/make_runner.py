@@ -9,8 +9,9 @@ the same deterministic inputs, results compared element by element.
 Writes into DIR: NAME.gpu.ll / NAME.cpu.ll (host LLVM IR), NAME.gpu.o /
 NAME.cpu.o, NAME.runner.cpp (generated), and the executable NAME. The
 executable links the CUDA runtime statically and the driver through the
-toolkit's stub, so it needs libcuda.so.1 (and the C library) at run time
-and nothing else; it builds nothing and reads no file. Run it on a GPU
+toolkit's stub, so it needs libcuda.so.1 and the system's C and C++
+libraries at run time (glibc 2.34, libstdc++ of GCC 4.8 or later) and
+nothing else; it builds nothing and reads no file. Run it on a GPU
 machine: it prints the device, then for every function and result the
 largest difference between GPU and CPU and the tolerance, and the time per
 call of each; it exits with 0 only if every result is within tolerance.
@@ -231,8 +232,7 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     run([args.clangxx, '-O2', '-std=c++17', f'-I{args.include}', f'-I{here}',
          f'-I{args.cuda}/include', runner, gpu_obj, cpu_obj, args.runtime_lib,
-         f'-L{args.cuda}/lib64/stubs', '-lcuda', '-lm',
-         '-static-libstdc++', '-static-libgcc', '-o', stem])
+         f'-L{args.cuda}/lib64/stubs', '-lcuda', '-lm', '-o', stem])
     print(stem)
 
 
