@@ -59,24 +59,31 @@ inline double bfloatToDouble(uint16_t b) {
   return value;
 }
 
-/// Round-to-nearest-even float -> half / bfloat (inputs are in [-1, 1]).
-inline uint16_t doubleToHalf(double x) {
-  float f = static_cast<float>(x);
+/// float -> half bits, round to nearest even, with subnormals, infinities
+/// and NaN.
+inline uint16_t floatToHalf(float f) {
   uint32_t bits;
   std::memcpy(&bits, &f, sizeof(bits));
   uint16_t sign = (bits >> 16) & 0x8000;
-  float a = std::fabs(f);
-  if (a < 6.103515625e-05f) // subnormal half: multiples of 2^-24
+  uint32_t magnitude = bits & 0x7fffffff;
+  if (magnitude >= 0x7f800000) // infinity or NaN
+    return sign | (magnitude > 0x7f800000 ? 0x7e00 : 0x7c00);
+  if (magnitude >= 0x477ff000) // >= 65520 rounds to infinity
+    return sign | 0x7c00;
+  if (magnitude < 0x38800000) { // below 2^-14: a multiple of 2^-24
+    float a;
+    std::memcpy(&a, &magnitude, sizeof(a));
     return sign | static_cast<uint16_t>(std::nearbyint(a * 16777216.0f));
-  int exponent;
-  float m = std::frexp(a, &exponent); // a = m 2^exponent, m in [0.5, 1)
-  long mantissa = std::lrint(std::ldexp(m, 11)); // 11 significant bits
-  if (mantissa == 2048) {
-    mantissa = 1024;
-    ++exponent;
   }
-  return sign | static_cast<uint16_t>(((exponent + 14) << 10) |
-                                      (mantissa - 1024));
+  uint32_t half = ((((magnitude >> 23) - 112) << 10) | ((magnitude >> 13) & 0x3ff));
+  uint32_t rest = magnitude & 0x1fff;
+  if (rest > 0x1000 || (rest == 0x1000 && (half & 1)))
+    ++half; // a carry into the exponent is right, up to infinity
+  return sign | static_cast<uint16_t>(half);
+}
+
+inline uint16_t doubleToHalf(double x) {
+  return floatToHalf(static_cast<float>(x));
 }
 
 inline uint16_t doubleToBfloat(double x) {
@@ -262,7 +269,8 @@ inline void printDevice() {
 
 // What code from trace-cpu-pipeline (the reference) calls besides libc and
 // libm, defined here (not inline: the compiled code calls them) so that the
-// runner needs no other library. Include this header in one file only.
+// runner needs no other library, nor a recent libgcc_s. Include this header
+// in one file only.
 extern "C" {
 
 /// MLIR's strided copy (libmlir_c_runner_utils' memrefCopy): `src` and
@@ -300,10 +308,24 @@ void memrefCopy(int64_t elementBytes, UnrankedDescriptor *src,
   }
 }
 
+/// f32 <-> f16 (libgcc's builtins since GCC 12: defined here so that the
+/// runner does not need GCC 12's libgcc_s). A half travels in the low 16
+/// bits of xmm0; these are declared with float so that no half type is
+/// involved (a conversion of one would call these very functions).
+float __truncsfhf2(float x) {
+  uint32_t bits = floatToHalf(x);
+  float result;
+  std::memcpy(&result, &bits, sizeof(result));
+  return result;
+}
+float __extendhfsf2(float h) {
+  uint32_t bits;
+  std::memcpy(&bits, &h, sizeof(bits));
+  return static_cast<float>(halfToDouble(bits & 0xffff));
+}
+
 /// f32 -> bf16, round to nearest even (compiler-rt's builtin; GCC 12's
-/// libgcc has none). The result travels in the low 16 bits of xmm0, as a
-/// __bf16 would; it is declared float because a __bf16 version compiles
-/// into a call of itself.
+/// libgcc has none). Declared with float like the two above.
 float __truncsfbf2(float x) {
   uint32_t bits = std::isnan(x) ? 0x7fc0 : doubleToBfloat(x);
   float result;
