@@ -88,7 +88,13 @@ void *mgpuModuleLoadJIT(void *data, int32_t optLevel) {
 
 void mgpuModuleUnload(void *module) {
   useContext();
-  CHECK(cuModuleUnload(static_cast<CUmodule>(module)));
+  // Called from a global destructor: at process exit the driver may have
+  // shut down first (CUDA_ERROR_DEINITIALIZED), and it releases the module
+  // itself then. Unloading is never worth aborting a finished program for.
+  CUresult result = cuModuleUnload(static_cast<CUmodule>(module));
+  if (result != CUDA_SUCCESS && result != CUDA_ERROR_DEINITIALIZED)
+    std::fprintf(stderr, "trace CUDA runtime: warning: cuModuleUnload "
+                         "failed (CUresult %d)\n", int(result));
 }
 
 void *mgpuModuleGetFunction(void *module, const char *name) {
