@@ -290,7 +290,9 @@ BudgetResult remat::fitBudget(llvm::ArrayRef<Node> nodes, const Plan &plain,
   std::stable_sort(starts.begin(), starts.end(), [](auto &a, auto &b) {
     return a.first.recomputeFlops < b.first.recomputeFlops;
   });
-  int64_t work = int64_t{1} << 27;
+  // 2^22 node visits: ~0.05 s; on the GPT fixtures 32 times more found
+  // nothing better.
+  int64_t work = int64_t{1} << 22;
   for (auto &[plan, method] : starts) {
     Plan improved = localSearch(nodes, std::move(plan), budget, work);
     if (improved.recomputeFlops < best.plan.recomputeFlops)
