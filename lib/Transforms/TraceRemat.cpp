@@ -96,8 +96,23 @@ struct RematPolicy {
       node.mustSave = true;
       return success();
     }
-    node.banned = isExpensive(op);
+    node.banned = isExpensive(op) || entersCheckpoint(op);
     return success();
+  }
+
+  /// A value computed outside a checkpoint region and read inside it (the
+  /// region's input, such as the previous block's output) is saved, as
+  /// torch.utils.checkpoint saves a region's inputs: the plain cut does not
+  /// recompute it. Otherwise the cut recomputes a stack of regions from its
+  /// first input: each region's body is recomputed anyway, so that costs
+  /// few FLOPs, but the whole stack is rebuilt when the last region's
+  /// backward starts, and every region's activations are live at once (on
+  /// a 24-block GPT the backward's peak grew from 1.6 to 6.7 MB).
+  static bool entersCheckpoint(Operation *op) {
+    return !op->hasAttr(kCheckpointedAttrName) &&
+           llvm::any_of(op->getUsers(), [](Operation *user) {
+             return user->hasAttr(kCheckpointedAttrName);
+           });
   }
 
   /// Work the plain cut does not redo: matmuls (O(n^3) for O(n^2) bytes)

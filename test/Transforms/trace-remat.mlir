@@ -97,6 +97,30 @@ func.func @region_policy(%x: tensor<4x8xf32> {trace.name = "x"}, %w: tensor<8x16
 
 // -----
 
+// Two regions in a row: the first region's output enters the second and is
+// saved, as torch.utils.checkpoint saves a region's input, although
+// recomputing it (exp and mul of the argument) would save its 16 bytes.
+// CHECK-LABEL: func.func @two_regions_fwd(
+// CHECK-SAME: -> (tensor<4xf32>, tensor<4xf32> {trace.name = "saved.first.out"}, tensor<4xf32> {trace.name = "saved.x"})
+// CHECK-LABEL: func.func @two_regions_bwd(
+// CHECK-NOT: trace.mul {{.*}}"first.out"
+// CHECK: return
+func.func @two_regions(%x: tensor<4xf32> {trace.name = "x"}) -> tensor<4xf32> {
+  %a = trace.checkpoint "first" ins(%in = %x : tensor<4xf32>) -> tensor<4xf32> {
+    %e = trace.exp %in : tensor<4xf32>
+    %m = trace.mul %e, %e {trace.name = "first.out"} : tensor<4xf32>
+    trace.yield %m : tensor<4xf32>
+  }
+  %b = trace.checkpoint "second" ins(%in = %a : tensor<4xf32>) -> tensor<4xf32> {
+    %t = trace.tanh %in : tensor<4xf32>
+    %n = trace.mul %t, %t : tensor<4xf32>
+    trace.yield %n : tensor<4xf32>
+  }
+  return %b : tensor<4xf32>
+}
+
+// -----
+
 // must_save: a is saved although recomputing it from mm is cheap.
 // CHECK-LABEL: func.func @must_save_fwd(
 // CHECK-SAME: -> (tensor<4x16xf32>, tensor<4x16xf32> {trace.name = "saved.a"}, tensor<4x16xf32> {trace.name = "saved.mm"}, tensor<8x16xf32> {trace.name = "saved.w"}, tensor<4x8xf32> {trace.name = "saved.x"})

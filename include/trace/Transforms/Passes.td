@@ -142,7 +142,11 @@ def TraceRematPass : Pass<"trace-remat", "ModuleOp"> {
       recomputed by the plain cut.
     * Ops inside checkpoint regions (`trace.checkpointed`, set by
       trace-autodiff) are never saved, unless the region's policy names
-      them, or an op attribute below says otherwise.
+      them, or an op attribute below says otherwise. A value that enters a
+      region from outside (the previous block's output) is not recomputed
+      by the plain cut: it is saved, as `torch.utils.checkpoint` saves a
+      region's inputs (recomputing a stack of regions from its first input
+      would make every region's activations live at once).
     * `trace.remat = "must_save"` / `"must_recompute"` on an op are hard
       constraints; `"prefer_save"` / `"prefer_recompute"` halve / double
       the cost of saving it in the cut. Any of them lifts the matmul and
