@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""Bytes saved for backward: trace-autodiff on the imported model fixtures
-against PyTorch eager on the same modules.
+"""Bytes saved for backward: trace-autodiff and trace-remat on the imported
+model fixtures against PyTorch eager on the same modules.
 
 For each fixture: trace-import, then `trace-opt --trace-autodiff=print-saved`,
 whose remark gives the residuals @forward_fwd returns (activations, and the
@@ -10,13 +10,24 @@ torch.autograd.graph.saved_tensors_hooks (each storage once, parameters and
 inputs excluded), for the eager module as built (CheckpointWrapper blocks
 run torch.utils.checkpoint) and with every wrapper unwrapped.
 
-    bench/saved_bytes.py [--build build]
+The second table runs trace-remat after trace-autodiff (the plain min-cut,
+then budgets as fractions of its bytes) and reads trace-memory-report's
+JSON: activation bytes saved, recompute FLOPs as a share of the step's FLOPs
+without recomputation, and the peak of live bytes in the backward. It adds
+a 24-layer GPT built on the fly from scripts/fixture_models.py (traced
+here, same classes as the fixtures), with and without a checkpoint region
+per block (--checkpoint-modules). The third table times trace-remat
+(--mlir-timing, median of 3) on 24-, 48- and 96-layer GPTs.
+
+    bench/saved_bytes.py [--build build] [--skip-remat] [--skip-timing]
 """
 
 import argparse
 import datetime
+import json
 import os
 import re
+import statistics
 import subprocess
 import sys
 
@@ -62,6 +73,10 @@ def eager_saved(fixture, checkpoint):
     module, inputs = fixture_models.build(fixture)
     module.load_state_dict(torch.jit.load(
         os.path.join(ROOT, "examples", "models", fixture + ".pt")).state_dict())
+    return eager_module_saved(module, inputs, checkpoint)
+
+
+def eager_module_saved(module, inputs, checkpoint):
     if not checkpoint:
         for sub in module.modules():
             if type(sub).__name__ == "CheckpointWrapper":
@@ -83,9 +98,141 @@ def eager_saved(fixture, checkpoint):
     return sum(seen.values())
 
 
+# trace-remat settings: (label, --trace-remat options or None for
+# trace-autodiff's own split).
+REMAT_PLANS = [
+    ("no remat (trace-autodiff)", None),
+    ("min-cut", ""),
+    ("budget 0.75", "budget=0.75"),
+    ("budget 0.5", "budget=0.5"),
+    ("budget 0.25", "budget=0.25"),
+    ("budget 0.1", "budget=0.1"),
+]
+REGIONS = ["--checkpoint-modules=blocks\\.[0-9]+"]
+
+
+def deep_gpt(workdir, layers):
+    """A GPT of `layers` blocks (fixture_models.GPT, fixture sizes, no
+    wrappers) traced to a .pt with its .shapes; returns (pt, eager module,
+    inputs)."""
+    torch.manual_seed(fixture_models.SEED)
+    module = fixture_models.GPT(n_layer=layers, checkpoint=False)
+    module.train()
+    inputs = fixture_models._gpt_inputs()
+    pt = os.path.join(workdir, f"gpt{layers}.pt")
+    if not os.path.exists(pt):
+        torch.jit.trace(module, tuple(inputs.values()), check_trace=False).save(pt)
+        with open(pt[:-3] + ".shapes", "w") as f:
+            f.write("".join(f"{n}={'x'.join(map(str, t.shape))}xi64\n"
+                            for n, t in inputs.items()))
+    return pt, module, inputs
+
+
+def import_pt(build, pt, flags, out):
+    subprocess.run([os.path.join(build, "bin", "trace-import"), pt, "-o", out,
+                    "--input-shapes-file", pt[:-3] + ".shapes"] + flags, check=True)
+    return out
+
+
+def memory_report(build, mlir, remat, workdir):
+    """trace-memory-report's JSON for @forward after trace-autodiff and, when
+    `remat` is not None, trace-remat with those options."""
+    out = os.path.join(workdir, "report.json")
+    passes = ["--trace-autodiff"]
+    if remat is not None:
+        passes.append(f"--trace-remat={remat}")
+    subprocess.run([os.path.join(build, "bin", "trace-opt"), mlir] + passes
+                   + [f"--trace-memory-report=json output={out}", "-o", os.devnull],
+                   check=True)
+    with open(out) as f:
+        report = json.load(f)
+    (fn,) = [f for f in report["functions"] if f["name"] == "forward"]
+    return fn
+
+
+def remat_rows(build, workdir):
+    """(label, mlir, eager bytes, eager checkpointed bytes) per model."""
+    models = []
+    for label, fixture, flags, eager in [
+            ("mlp", "mlp", [], "mlp"),
+            ("gpt, no regions", "gpt_nockpt", [], "gpt"),
+            ("gpt, CheckpointWrapper on every block", "gpt", [], "gpt")]:
+        pt = os.path.join(ROOT, "examples", "models", fixture + ".pt")
+        mlir = import_pt(build, pt, flags, os.path.join(workdir, fixture + ".mlir"))
+        models.append((label, mlir, eager_saved(eager, False), eager_saved(eager, True)))
+    pt, module, inputs = deep_gpt(workdir, 24)
+    plain = eager_module_saved(module, inputs, checkpoint=False)
+    torch.manual_seed(fixture_models.SEED)
+    wrapped = fixture_models.GPT(n_layer=24, checkpoint=True)
+    wrapped.train()
+    ckpt = eager_module_saved(wrapped, inputs, checkpoint=True)
+    models.append(("gpt 24 layers, no regions",
+                   import_pt(build, pt, [], os.path.join(workdir, "gpt24.mlir")),
+                   plain, ckpt))
+    models.append(("gpt 24 layers, a region per block",
+                   import_pt(build, pt, REGIONS, os.path.join(workdir, "gpt24_regions.mlir")),
+                   plain, ckpt))
+    return models
+
+
+def print_remat_table(build, workdir):
+    print("\ntrace-remat (after trace-autodiff), from trace-memory-report: activation "
+          "bytes saved for backward; recompute FLOPs and their share of the step's "
+          "FLOPs without recomputation; peak live bytes of the backward\n")
+    print("| model | plan | activations saved | vs no remat | recompute FLOPs "
+          "| extra FLOPs | peak live, bwd | eager | eager, checkpoint |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    for label, mlir, eager, eager_ckpt in remat_rows(build, workdir):
+        baseline = None
+        for plan, options in REMAT_PLANS:
+            r = memory_report(build, mlir, options, workdir)
+            saved = r["saved"]["activation_bytes"]
+            recompute = r["backward"]["recompute_flops"]
+            step = r["forward"]["flops"] + r["backward"]["flops"] - recompute
+            if baseline is None:
+                baseline = saved
+            print(f"| {label} | {plan} | {saved:,} | {saved / baseline:.0%} | "
+                  f"{recompute:,} | {recompute / step:.1%} | "
+                  f"{r['backward']['peak_live_bytes']:,} | {eager:,} | {eager_ckpt:,} |")
+
+
+TIMING = re.compile(r"^\s*([0-9.]+)\s+\(\s*[0-9.]+%\)\s+TraceRematPass$", re.M)
+
+
+def remat_seconds(build, grad_mlir, options):
+    times = []
+    for _ in range(3):
+        proc = subprocess.run([os.path.join(build, "bin", "trace-opt"), grad_mlir,
+                               f"--trace-remat={options}", "--mlir-timing",
+                               "-o", os.devnull],
+                              capture_output=True, text=True, check=True)
+        times.append(float(TIMING.search(proc.stderr).group(1)))
+    return statistics.median(times)
+
+
+def print_timing_table(build, workdir):
+    print("\nCompile time of trace-remat (pass only, --mlir-timing, median of 3 "
+          "runs) on GPTs of fixture sizes after trace-autodiff\n")
+    print("| layers | forward ops | min-cut | budget 0.5 | budget 0.1 |")
+    print("|---:|---:|---:|---:|---:|")
+    for layers in (24, 48, 96):
+        pt, _, _ = deep_gpt(workdir, layers)
+        mlir = import_pt(build, pt, [], os.path.join(workdir, f"gpt{layers}.mlir"))
+        grad = os.path.join(workdir, f"gpt{layers}_grad.mlir")
+        subprocess.run([os.path.join(build, "bin", "trace-opt"), mlir,
+                        "--trace-autodiff", "-o", grad], check=True)
+        with open(grad) as f:
+            ops = re.search(r"trace.forward_ops = (\d+)", f.read()).group(1)
+        cells = [f"{remat_seconds(build, grad, o):.2f} s"
+                 for o in ("", "budget=0.5", "budget=0.1")]
+        print(f"| {layers} | {int(ops):,} | " + " | ".join(cells) + " |")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--skip-remat", action="store_true")
+    parser.add_argument("--skip-timing", action="store_true")
     args = parser.parse_args()
     workdir = os.path.join(args.build, "bench", "saved_bytes")
     os.makedirs(workdir, exist_ok=True)
@@ -102,6 +249,10 @@ def main():
         ckpt = eager_saved(eager, checkpoint=True)
         print(f"| {label} | {t['activations']:,} | {t['arguments']:,} | "
               f"{t['recomputed']} | {plain:,} | {ckpt:,} |")
+    if not args.skip_remat:
+        print_remat_table(args.build, workdir)
+    if not args.skip_timing:
+        print_timing_table(args.build, workdir)
 
 
 if __name__ == "__main__":
