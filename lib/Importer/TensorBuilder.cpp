@@ -229,6 +229,22 @@ Value TensorBuilder::unary(Unary kind, Value x) {
   }
 }
 
+std::pair<Value, Value> TensorBuilder::broadcastOperands(const Operand &x,
+                                                         const Operand &y,
+                                                         Type element) {
+  SmallVector<int64_t> shape;
+  if (x.tensor && y.tensor) {
+    auto s = broadcastShapes(typeOf(x.tensor).getShape(),
+                             typeOf(y.tensor).getShape());
+    if (!s)
+      return {};
+    shape = *s;
+  } else if (x.tensor || y.tensor) {
+    shape = llvm::to_vector(typeOf(x.tensor ? x.tensor : y.tensor).getShape());
+  }
+  return {materialize(x, shape, element), materialize(y, shape, element)};
+}
+
 Value TensorBuilder::binary(Binary kind, const Operand &x, const Operand &y) {
   Type elt = promote(x, y);
   // The type torch returns, when the computation happens in another: bool
@@ -246,18 +262,7 @@ Value TensorBuilder::binary(Binary kind, const Operand &x, const Operand &y) {
                    "raises too); use logical_xor or ~");
     elt = b.getI64Type();
   }
-  SmallVector<int64_t> shape;
-  if (x.tensor && y.tensor) {
-    auto s = broadcastShapes(typeOf(x.tensor).getShape(),
-                             typeOf(y.tensor).getShape());
-    if (!s)
-      return Value();
-    shape = *s;
-  } else if (x.tensor || y.tensor) {
-    shape = llvm::to_vector(typeOf(x.tensor ? x.tensor : y.tensor).getShape());
-  }
-  Value lhs = materialize(x, shape, elt);
-  Value rhs = materialize(y, shape, elt);
+  auto [lhs, rhs] = broadcastOperands(x, y, elt);
   if (!lhs || !rhs)
     return Value();
   Value result;
@@ -290,21 +295,10 @@ Value TensorBuilder::binary(Binary kind, const Operand &x, const Operand &y) {
 Value TensorBuilder::compare(ComparisonDirection dir, const Operand &x,
                              const Operand &y) {
   Type elt = promote(x, y);
-  SmallVector<int64_t> shape;
-  if (x.tensor && y.tensor) {
-    auto s = broadcastShapes(typeOf(x.tensor).getShape(),
-                             typeOf(y.tensor).getShape());
-    if (!s)
-      return Value();
-    shape = *s;
-  } else if (x.tensor || y.tensor) {
-    shape = llvm::to_vector(typeOf(x.tensor ? x.tensor : y.tensor).getShape());
-  }
-  Value lhs = materialize(x, shape, elt);
-  Value rhs = materialize(y, shape, elt);
+  auto [lhs, rhs] = broadcastOperands(x, y, elt);
   if (!lhs || !rhs)
     return Value();
-  return CompareOp::create(b, loc, RankedTensorType::get(shape, b.getI1Type()),
+  return CompareOp::create(b, loc, typeOf(lhs).clone(b.getI1Type()),
                            ComparisonDirectionAttr::get(b.getContext(), dir),
                            lhs, rhs);
 }

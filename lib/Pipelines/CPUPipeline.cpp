@@ -16,8 +16,7 @@
 
 using namespace mlir;
 
-void trace::buildCPUPipeline(OpPassManager &pm,
-                             const CPUPipelineOptions &options) {
+void trace::buildBufferizedLinalgPipeline(OpPassManager &pm) {
   // 1. The export format: upstream dialects on tensors.
   pm.addPass(trace::createTraceToLinalgPass());
   pm.addPass(createCanonicalizerPass());
@@ -48,6 +47,12 @@ void trace::buildCPUPipeline(OpPassManager &pm,
   // The clones deallocation inserts (a result that aliases an input is
   // returned as a copy the caller owns) become alloc + copy.
   pm.addPass(createConvertBufferizationToMemRefPass());
+}
+
+void trace::buildCPUPipeline(OpPassManager &pm,
+                             const CPUPipelineOptions &options) {
+  // 1-2. Linalg on tensors, then buffers.
+  buildBufferizedLinalgPipeline(pm);
 
   // 3. Matmuls to BLAS, everything else to loops.
   if (options.blas)

@@ -36,31 +36,11 @@ std::string trace::defaultCUDAToolkitPath() {
 
 void trace::buildGPUPipeline(OpPassManager &pm,
                              const GPUPipelineOptions &options) {
-  // 1. The export format, as on the CPU: upstream dialects on tensors,
-  // elementwise chains fused into one linalg.generic each (each becomes one
-  // kernel), transposed matmul operands read in place.
-  pm.addPass(trace::createTraceToLinalgPass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
-  pm.addNestedPass<func::FuncOp>(trace::createTraceFuseElementwisePass());
-  pm.addNestedPass<func::FuncOp>(
-      trace::createTraceFoldTransposeIntoMatmulPass());
-  pm.addPass(createCanonicalizerPass());
-
-  // 2. Buffers, as on the CPU: read-only inputs, identity-layout function
-  // boundaries, results owned by the caller, everything else freed.
-  pm.addNestedPass<func::FuncOp>(trace::createTraceReadonlyArgsPass());
-  pm.addPass(bufferization::createEmptyTensorEliminationPass());
-  pm.addNestedPass<func::FuncOp>(
-      bufferization::createEmptyTensorToAllocTensorPass());
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  bufferization::BufferDeallocationPipelineOptions dealloc;
-  bufferization::buildBufferDeallocationPipeline(pm, dealloc);
-  pm.addPass(createConvertBufferizationToMemRefPass());
+  // 1-2. As on the CPU: upstream dialects on tensors, elementwise chains
+  // fused into one linalg.generic each (each becomes one kernel), transposed
+  // matmul operands read in place; then buffers with read-only inputs,
+  // identity-layout boundaries and results owned by the caller.
+  buildBufferizedLinalgPipeline(pm);
 
   // 3. Kernels: each linalg op (and copy) becomes one scf.parallel nest on a
   // 1-D grid, then one gpu.launch; host buffers move to the device; launch

@@ -162,6 +162,10 @@ public:
   int64_t getRandomOffset() const { return randomOffset; }
 
 private:
+  /// Both operands as tensors of their broadcast shape in `element`; null
+  /// values after an error.
+  std::pair<Value, Value> broadcastOperands(const Operand &x, const Operand &y,
+                                            Type element);
   Value sumOrMax(Value x, ArrayRef<int64_t> dims, bool keepdim, bool isMax);
   std::optional<SmallVector<int64_t>> normalizeDims(ArrayRef<int64_t> dims,
                                                     int64_t rank);

@@ -25,6 +25,12 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::init(true)};
 };
 
+/// The front both backends share: trace ops -> linalg on tensors (the export
+/// format; elementwise chains fused, transposed matmul operands read in
+/// place) -> one-shot bufferized memrefs with read-only inputs,
+/// identity-layout function boundaries and deallocation.
+void buildBufferizedLinalgPipeline(OpPassManager &pm);
+
 /// trace ops -> linalg on tensors -> buffers -> loops -> LLVM dialect, for
 /// the ExecutionEngine or an object file. Functions keep their tensor
 /// signatures as identity-layout memrefs; inputs are never written.
