@@ -192,6 +192,61 @@ def TraceRematPass : Pass<"trace-remat", "ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+def TraceFusePass : Pass<"trace-fuse", "func::FuncOp"> {
+  let summary = "Group elementwise, broadcast, view and reduction ops into trace.fusion regions";
+  let description = [{
+    Forms `trace.fusion` regions, each meant to become one loop nest (one
+    GPU kernel), by the rules of XLA's GPU fusion:
+
+    * a **loop** fusion (`trace.fusion_kind = "loop"`, named `loop_<n>`)
+      holds elementwise ops (`compare`, `select`, `convert` included),
+      `broadcast_in_dim`, `reshape`, `transpose` and `slice` whose results
+      all have the same number of elements: one output iteration space. A
+      producer whose result has another size (the operand of a broadcast or
+      a slice) is not fused, so nothing is computed twice;
+    * an **input** fusion (`"input"`, `input_<n>`) has one reduction, or
+      sibling reductions of operands with the same shape, as its root, with
+      loop ops over the reduced operand's iteration space fused in (its
+      producers, and their other readers as extra results). A reduction's
+      result is never used inside its fusion: its consumers start a new
+      fusion.
+
+    Matmuls, `concatenate`, `iota`, `random_uniform`, non-splat constants,
+    checkpoint regions and existing fusions stay outside. A splat constant
+    (`trace.full`, a splat `trace.constant`) a fusion reads is cloned into
+    it, so it is neither an input nor a kernel of its own.
+
+    Producer-consumer fusion runs first, consumers before producers in
+    reverse program order; then horizontal fusion merges fusions of the same
+    kind and iteration space that read a common value (loop fusions with
+    the same element count, reductions of operands with the same shape). A
+    value a fusion computes and something outside reads becomes one of its
+    results (a multi-output fusion). Two groups are merged only if no path
+    leaves one and re-enters the other through ops or other groups outside
+    both (the merged region would depend on itself; a group counts as one
+    node, since it becomes one op), and only within `max-ops` ops
+    and `max-inputs` distinct inputs: proxies for a kernel's register
+    pressure and parameter count. A group of one op is left alone: as a
+    kernel it is the same, and the region would only add inputs.
+
+    The pass works on each block separately: the function body and the body
+    of each `trace.checkpoint` region, which stays in place (fusions may
+    form inside it, never across its boundary). It never moves ops between
+    functions, so run after `trace-remat` it fuses `@f_fwd` and `@f_bwd`
+    apart and keeps every save / recompute decision. Fused ops are placed
+    at their group's last op; the block is then re-sorted topologically
+    (stable), which moves only the readers of early fused values.
+  }];
+  let options = [
+    Option<"maxOps", "max-ops", "int64_t", "64",
+           "Most ops in one fusion (a register-pressure proxy)">,
+    Option<"maxInputs", "max-inputs", "int64_t", "16",
+           "Most distinct inputs of one fusion (a register-pressure and "
+           "kernel-parameter proxy)">,
+  ];
+  let dependentDialects = ["::mlir::trace::TraceDialect"];
+}
+
 def TraceFoldTransposeIntoMatmulPass
     : Pass<"trace-fold-transpose-into-matmul", "func::FuncOp"> {
   let summary = "Read transposed matmul operands through indexing maps";
