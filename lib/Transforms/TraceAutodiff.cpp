@@ -49,7 +49,9 @@ std::string slotName(func::FuncOp func, unsigned index, bool result) {
 }
 
 /// Moves the bodies of checkpoint and fusion regions into the enclosing
-/// block, innermost first, so the function is one flat block of ops.
+/// block, innermost first, so the function is one flat block of ops. A
+/// checkpoint region's kRematAttrName goes onto the ops inside it that have
+/// none (an inner region's, already copied, wins).
 void inlineRegions(func::FuncOp func) {
   SmallVector<Operation *> regionOps;
   func.walk<WalkOrder::PostOrder>([&](Operation *op) {
@@ -59,6 +61,10 @@ void inlineRegions(func::FuncOp func) {
   for (Operation *op : regionOps) {
     Block &body = op->getRegion(0).front();
     auto yield = cast<YieldOp>(body.getTerminator());
+    if (Attribute policy = op->getAttr(kRematAttrName))
+      for (Operation &inner : body.without_terminator())
+        if (!inner.hasAttr(kRematAttrName))
+          inner.setAttr(kRematAttrName, policy);
     for (auto [arg, input] :
          llvm::zip_equal(body.getArguments(), op->getOperands()))
       arg.replaceAllUsesWith(input);

@@ -1,11 +1,8 @@
 //===- TraceMemoryReport.cpp - memory and FLOPs of a training split -------===//
 //
 // A static walk of @f_fwd and @f_bwd: the schedule is the op order, sizes are
-// the static shapes, FLOPs come from each op's CostOpInterface. Written as a
-// walk rather than with upstream's Liveness analysis because what is wanted
-// is one number per program point over a single block, with views aliasing
-// their operand's storage, which Liveness (per-block live-in/out sets) does
-// not model.
+// the static shapes (the memory model of LiveBytes.h, which trace-schedule
+// optimizes), FLOPs come from each op's CostOpInterface.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +10,7 @@
 #include "trace/Dialect/Trace/IR/TraceInterfaces.h"
 #include "trace/Dialect/Trace/IR/TraceOps.h"
 #include "trace/Dialect/Trace/IR/TraceTraits.h"
+#include "trace/Transforms/LiveBytes.h"
 #include "trace/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -49,52 +47,12 @@ struct Schedule {
   std::vector<int64_t> timeline;
 };
 
-bool isView(Operation *op) { return op->hasTrait<mlir::trace::OpTrait::ViewOp>(); }
-
 int64_t bytesOf(Value v) { return getTensorBytes(v.getType()); }
 
 Schedule walkSchedule(func::FuncOp func) {
   Schedule s;
-  Block &block = func.getBody().front();
-  SmallVector<Operation *> ops;
-  for (Operation &op : block)
-    ops.push_back(&op);
-
-  // Storage of each value: a view shares its operand's.
-  llvm::DenseMap<Value, Value> root;
-  auto rootOf = [&](Value v) {
-    auto it = root.find(v);
-    return it == root.end() ? v : it->second;
-  };
-  llvm::DenseMap<Value, size_t> lastUse;
-  size_t end = ops.size();
-  for (auto [i, op] : llvm::enumerate(ops)) {
-    if (isView(op) && op->getNumOperands() >= 1 && op->getNumResults() == 1)
-      root[op->getResult(0)] = rootOf(op->getOperand(0));
-    for (Value operand : op->getOperands()) {
-      size_t when = isa<func::ReturnOp>(op) ? end : i;
-      size_t &last = lastUse[rootOf(operand)];
-      last = std::max(last, when);
-    }
-  }
-
-  int64_t live = 0;
-  for (BlockArgument arg : block.getArguments()) {
-    live += bytesOf(arg);
-    s.argumentBytes += bytesOf(arg);
-  }
-  s.peakBytes = live;
-  llvm::DenseMap<size_t, SmallVector<Value>> freedAt;
-  for (auto [value, when] : lastUse)
-    freedAt[when].push_back(value);
-  // Arguments nothing reads are freed at once.
-  for (BlockArgument arg : block.getArguments())
-    if (!lastUse.count(arg))
-      live -= bytesOf(arg);
-
-  for (auto [i, op] : llvm::enumerate(ops)) {
-    if (isa<func::ReturnOp>(op))
-      break;
+  LiveBytes live(func.getBody().front());
+  for (Operation *op : live.getOps()) {
     ++s.ops;
     int64_t flops = 0;
     if (auto cost = dyn_cast<CostOpInterface>(op))
@@ -104,21 +62,10 @@ Schedule walkSchedule(func::FuncOp func) {
       ++s.recomputedOps;
       s.recomputeFlops += flops;
     }
-    if (!isView(op))
-      for (Value result : op->getResults())
-        live += bytesOf(result);
-    s.peakBytes = std::max(s.peakBytes, live);
-    s.timeline.push_back(live);
-    // Results nothing reads, and storage whose last reader this op is.
-    if (!isView(op))
-      for (Value result : op->getResults())
-        if (!lastUse.count(result))
-          live -= bytesOf(result);
-    auto it = freedAt.find(i);
-    if (it != freedAt.end())
-      for (Value v : it->second)
-        live -= bytesOf(v);
   }
+  s.argumentBytes = live.getArgumentBytes();
+  s.peakBytes = live.getPeak();
+  s.timeline.assign(live.getTimeline().begin(), live.getTimeline().end());
   return s;
 }
 

@@ -36,9 +36,6 @@ using namespace mlir::trace;
 
 namespace {
 
-/// The op attribute with the user's per-op policy.
-constexpr StringLiteral kRematAttrName = "trace.remat";
-
 /// The cost rules and user constraints that turn a forward op into a
 /// planner node: what may not be recomputed by the plain cut, what must or
 /// should be saved. Built from the pass options.

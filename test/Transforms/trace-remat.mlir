@@ -195,3 +195,28 @@ func.func @two_layers(%x: tensor<4x8xf32> {trace.name = "x"}, %w1: tensor<8x16xf
   %t2 = trace.tanh %m2 {trace.name = "t2"} : tensor<4x16xf32>
   return %t2 : tensor<4x16xf32>
 }
+
+// -----
+
+// A policy on a region applies to every op inside without its own:
+// must_save overrides the region's recompute-everything rule, so tanh's
+// output, which the backward reads, is saved and neither the matmul nor
+// tanh is recomputed; the mul keeps its own must_recompute. (Without the
+// attribute the region is recomputed: @region above.)
+// CHECK-LABEL: func.func @region_remat_fwd(
+// CHECK-SAME: {trace.name = "saved.blk.t"}
+// CHECK-LABEL: func.func @region_remat_bwd(
+// CHECK-NOT: trace.matmul
+// CHECK-NOT: trace.tanh
+// CHECK: trace.mul %{{.*}}, %{{.*}} {trace.name = "blk.s", trace.recomputed, trace.remat = "must_recompute"}
+// CHECK: return
+func.func @region_remat(%x: tensor<4x8xf32> {trace.name = "x"}, %w: tensor<8x16xf32> {trace.name = "w"}) -> tensor<4x16xf32> {
+  %r = trace.checkpoint "blk" ins(%a = %x : tensor<4x8xf32>, %b = %w : tensor<8x16xf32>) -> tensor<4x16xf32> {
+    %m = trace.matmul %a, %b {trace.name = "blk.mm"} : tensor<4x8xf32>, tensor<8x16xf32> -> tensor<4x16xf32>
+    %t = trace.tanh %m {trace.name = "blk.t"} : tensor<4x16xf32>
+    %s = trace.mul %t, %t {trace.name = "blk.s", trace.remat = "must_recompute"} : tensor<4x16xf32>
+    trace.yield %s : tensor<4x16xf32>
+  } attributes {trace.remat = "must_save"}
+  %o = trace.sin %r {trace.name = "out"} : tensor<4x16xf32>
+  return %o : tensor<4x16xf32>
+}

@@ -27,6 +27,11 @@ inline constexpr StringLiteral kForwardOpsAttrName = "trace.forward_ops";
 /// by the policy of a region around it: the backward recomputes it rather
 /// than save it.
 inline constexpr StringLiteral kCheckpointedAttrName = "trace.checkpointed";
+/// The user's rematerialization policy: "must_save", "prefer_save",
+/// "must_recompute" or "prefer_recompute", on an op, or on a checkpoint
+/// region for every op inside it without its own (trace-autodiff copies it
+/// onto them when it inlines the region; trace-remat reads it).
+inline constexpr StringLiteral kRematAttrName = "trace.remat";
 /// Unit attribute on each op the split clones into @f_bwd to recompute a
 /// forward value (the memory report counts recomputation FLOPs from it).
 inline constexpr StringLiteral kRecomputedAttrName = "trace.recomputed";

@@ -150,7 +150,10 @@ def TraceRematPass : Pass<"trace-remat", "ModuleOp"> {
     * `trace.remat = "must_save"` / `"must_recompute"` on an op are hard
       constraints; `"prefer_save"` / `"prefer_recompute"` halve / double
       the cost of saving it in the cut. Any of them lifts the matmul and
-      reduction rule for that op, and overrides a checkpoint region.
+      reduction rule for that op, and overrides a checkpoint region. On a
+      `trace.checkpoint` region (`} attributes {trace.remat = ...}`) it
+      applies to every op inside without its own (trace-autodiff copies
+      it onto them), like a selective-checkpoint policy for the region.
     * `save-names`: values whose `trace.name` is listed must be saved.
 
     `budget=B` caps the activation bytes `@f_fwd` saves (arguments are not
@@ -279,6 +282,55 @@ def TraceLinalgToBLASPass : Pass<"trace-linalg-to-blas", "ModuleOp"> {
   }];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::memref::MemRefDialect"];
+}
+
+def TraceSchedulePass : Pass<"trace-schedule", "func::FuncOp"> {
+  let summary = "Recompute long-lived values again and reorder ops to lower a function's peak of live bytes";
+  let description = [{
+    Lowers the peak of live bytes of each single-block function, in the
+    memory model `trace-memory-report` prints (views share storage, a value
+    is freed after its last reader). Run it after `trace-remat` (and on
+    `@f_bwd` in particular): the min-cut decides what is saved, not when
+    the backward holds what it recomputes, and a value recomputed for the
+    first backward op that reads it stays live until the last one.
+
+    1. Live-range splitting by recomputation (XLA's HloRematerialization):
+       at the peak, a value live across it but not read there is dropped
+       and computed again just before its next reader, from values live
+       there, cloning up to `max-chain` producers whose values are dead by
+       then. The candidate that lowers the peak most is taken (fewest FLOPs
+       on ties) and kept only if (peak, live bytes summed over the
+       schedule) goes down; repeated until nothing helps or the clones
+       reach `max-extra-flops` times the function's FLOPs. Only pure
+       single-result ops of at most `max-flops-per-element` FLOPs per
+       element they produce are cloned; never `trace.matmul` or an op with
+       `trace.remat = "must_save"`. Clones carry `trace.recomputed`.
+    2. Reordering: greedy list scheduling that runs the ready op adding the
+       fewest bytes (two rankings are tried), as PyTorch Inductor's
+       `reorder_for_peak_memory`; the given order is kept when neither is
+       better.
+
+    Functions with several blocks, with region ops that are not isolated
+    from above, or with `trace.forward_ops` (`@f_grad`, whose op order
+    tells trace-remat where its forward ends) are left alone. With
+    `report`, a remark gives the peak before and after and the FLOPs
+    added.
+  }];
+  let options = [
+    Option<"split", "split", "bool", "true",
+           "Recompute values again to shorten their live ranges">,
+    Option<"reorder", "reorder", "bool", "true",
+           "Reorder ops by greedy list scheduling">,
+    Option<"maxChain", "max-chain", "int64_t", "16",
+           "Most ops one split clones">,
+    Option<"maxFlopsPerElement", "max-flops-per-element", "int64_t", "256",
+           "Ops above this many FLOPs per element produced are not cloned">,
+    Option<"maxExtraFlops", "max-extra-flops", "double", "0.25",
+           "FLOPs the splits may add, as a fraction of the function's">,
+    Option<"report", "report", "bool", "false",
+           "Emit a remark per function: peak before and after, FLOPs added">,
+  ];
+  let dependentDialects = ["::mlir::trace::TraceDialect"];
 }
 
 def TraceMemoryReportPass : Pass<"trace-memory-report", "ModuleOp"> {

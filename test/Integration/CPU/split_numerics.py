@@ -10,7 +10,9 @@ checkpoint region, dropout's Philox mask included, gives the same numbers.
 
 With `--remat B` (repeatable) the same check runs on the @forward_fwd /
 @forward_bwd that `--trace-remat="budget=B"` makes after trace-autodiff
-(B = 1 is the plain min-cut), against the same @forward_grad run.
+(B = 1 is the plain min-cut), against the same @forward_grad run;
+`--remat-schedule B` does the same with `--trace-schedule` after
+trace-remat (values recomputed again, ops reordered).
 
 `--rtol`/`--atol` (default 0: bit for bit) allow |a - b| <= atol + rtol |b|.
 Elementwise code is the same in @forward_grad and the split, but a matmul
@@ -60,6 +62,9 @@ def main():
     parser.add_argument("--atol", type=float, default=0.0)
     parser.add_argument("--remat", action="append", default=[],
                         help="also check trace-remat with this budget")
+    parser.add_argument("--remat-schedule", action="append", default=[],
+                        help="also check trace-remat with this budget, "
+                             "then trace-schedule")
     args = parser.parse_args()
     d = args.workdir
     os.makedirs(d, exist_ok=True)
@@ -79,6 +84,12 @@ def main():
         run([args.trace_opt, args.input, "--trace-autodiff",
              f"--trace-remat=budget={budget}", "-o", path])
         variants.append((f"trace-remat budget={budget}", path))
+    for budget in args.remat_schedule:
+        path = os.path.join(d, f"remat_schedule_{budget}.mlir")
+        run([args.trace_opt, args.input, "--trace-autodiff",
+             f"--trace-remat=budget={budget}", "--trace-schedule",
+             "-o", path])
+        variants.append((f"trace-remat budget={budget} + trace-schedule", path))
 
     def compare(label, what, ours, ref):
         """Largest |a - b| / (atol + rtol |b|) over the values; exits if > 1."""
