@@ -7,23 +7,28 @@ whose remark gives the residuals @forward_fwd returns (activations, and the
 arguments such as weights that backward reads, reported apart). PyTorch's
 figure is what autograd keeps, counted with
 torch.autograd.graph.saved_tensors_hooks (each storage once, parameters and
-inputs excluded), for the eager module as built (CheckpointWrapper blocks
-run torch.utils.checkpoint) and with every wrapper unwrapped.
+inputs excluded), for the eager module with every CheckpointWrapper
+running the reentrant torch.utils.checkpoint (see eager_module_saved) and
+with every wrapper unwrapped.
 
 The second table runs trace-remat after trace-autodiff (the plain min-cut,
 then budgets as fractions of its bytes) and reads trace-memory-report's
 JSON: activation bytes saved, recompute FLOPs as a share of the step's FLOPs
-without recomputation, and the peak of live bytes in the backward. It adds
+without recomputation, and the peak of live bytes in the backward, also
+after trace-schedule (values recomputed again, ops reordered; its extra
+FLOPs as a share of the step's). It adds
 a 24-layer GPT built on the fly from scripts/fixture_models.py (traced
 here, same classes as the fixtures), with and without a checkpoint region
-per block (--checkpoint-modules). The third table times trace-remat
-(--mlir-timing, median of 3) on 24-, 48- and 96-layer GPTs.
+per block (--checkpoint-modules). The third table times trace-remat, and
+trace-schedule after it (--mlir-timing, one thread, median of 3), on 24-,
+48- and 96-layer GPTs.
 
     bench/saved_bytes.py [--build build] [--skip-remat] [--skip-timing]
 """
 
 import argparse
 import datetime
+import functools
 import json
 import os
 import re
@@ -32,6 +37,7 @@ import subprocess
 import sys
 
 import torch
+import torch.utils.checkpoint
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
@@ -77,10 +83,26 @@ def eager_saved(fixture, checkpoint):
 
 
 def eager_module_saved(module, inputs, checkpoint):
-    if not checkpoint:
-        for sub in module.modules():
-            if type(sub).__name__ == "CheckpointWrapper":
-                sub.checkpoint_fn = lambda m, *a, **k: m(*a, **k)
+    """Bytes autograd keeps for backward. With `checkpoint`, every
+    CheckpointWrapper runs the reentrant torch.utils.checkpoint: it saves
+    the region's inputs with save_for_backward, which the hooks below see.
+    (The non-reentrant one the fixtures are built with keeps them in a
+    closure and installs saved-tensor hooks of its own, which hide them from
+    ours: counting with it undercounts by each region's input.) Reentrant
+    checkpointing needs an input that requires grad to produce gradients;
+    float inputs are marked so (inputs are excluded from the count)."""
+    for sub in module.modules():
+        if type(sub).__name__ != "CheckpointWrapper":
+            continue
+        if checkpoint:
+            sub.checkpoint_fn = functools.partial(
+                torch.utils.checkpoint.checkpoint, use_reentrant=True)
+        else:
+            sub.checkpoint_fn = lambda m, *a, **k: m(*a, **k)
+    if checkpoint:
+        for t in inputs.values():
+            if t.is_floating_point():
+                t.requires_grad_(True)
     excluded = {p.data_ptr() for p in module.parameters()}
     excluded |= {t.data_ptr() for t in inputs.values()}
     seen = {}
@@ -134,13 +156,16 @@ def import_pt(build, pt, flags, out):
     return out
 
 
-def memory_report(build, mlir, remat, workdir):
+def memory_report(build, mlir, remat, workdir, schedule=False):
     """trace-memory-report's JSON for @forward after trace-autodiff and, when
-    `remat` is not None, trace-remat with those options."""
+    `remat` is not None, trace-remat with those options, then trace-schedule
+    if `schedule`."""
     out = os.path.join(workdir, "report.json")
     passes = ["--trace-autodiff"]
     if remat is not None:
         passes.append(f"--trace-remat={remat}")
+    if schedule:
+        passes.append("--trace-schedule")
     subprocess.run([os.path.join(build, "bin", "trace-opt"), mlir] + passes
                    + [f"--trace-memory-report=json output={out}", "-o", os.devnull],
                    check=True)
@@ -180,41 +205,52 @@ def print_remat_table(build, workdir):
           "bytes saved for backward; recompute FLOPs and their share of the step's "
           "FLOPs without recomputation; peak live bytes of the backward\n")
     print("| model | plan | activations saved | vs no remat | recompute FLOPs "
-          "| extra FLOPs | peak live, bwd | eager | eager, checkpoint |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+          "| extra FLOPs | peak live, bwd | + trace-schedule: peak | its extra FLOPs "
+          "| eager | eager, checkpoint |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for label, mlir, eager, eager_ckpt in remat_rows(build, workdir):
         baseline = None
         for plan, options in REMAT_PLANS:
             r = memory_report(build, mlir, options, workdir)
+            scheduled = memory_report(build, mlir, options, workdir, schedule=True)
             saved = r["saved"]["activation_bytes"]
             recompute = r["backward"]["recompute_flops"]
             step = r["forward"]["flops"] + r["backward"]["flops"] - recompute
+            again = (scheduled["forward"]["flops"] + scheduled["backward"]["flops"]
+                     - r["forward"]["flops"] - r["backward"]["flops"])
             if baseline is None:
                 baseline = saved
             print(f"| {label} | {plan} | {saved:,} | {saved / baseline:.0%} | "
                   f"{recompute:,} | {recompute / step:.1%} | "
-                  f"{r['backward']['peak_live_bytes']:,} | {eager:,} | {eager_ckpt:,} |")
+                  f"{r['backward']['peak_live_bytes']:,} | "
+                  f"{scheduled['backward']['peak_live_bytes']:,} | {again / step:.1%} | "
+                  f"{eager:,} | {eager_ckpt:,} |")
 
 
-TIMING = re.compile(r"^\s*([0-9.]+)\s+\(\s*[0-9.]+%\)\s+TraceRematPass$", re.M)
+def pass_seconds(build, mlir, flags, name):
+    """Median of 3 of the wall time --mlir-timing gives pass `name` (summed
+    over its runs, one per function for a function pass)."""
+    timing = re.compile(r"^\s*([0-9.]+)\s+\(\s*[0-9.]+%\)\s+" + name + "$", re.M)
+    times = []
+    for _ in range(3):
+        proc = subprocess.run([os.path.join(build, "bin", "trace-opt"), mlir]
+                              + flags + ["--mlir-timing", "--mlir-disable-threading",
+                                         "-o", os.devnull],
+                              capture_output=True, text=True, check=True)
+        times.append(float(timing.search(proc.stderr).group(1)))
+    return statistics.median(times)
 
 
 def remat_seconds(build, grad_mlir, options):
-    times = []
-    for _ in range(3):
-        proc = subprocess.run([os.path.join(build, "bin", "trace-opt"), grad_mlir,
-                               f"--trace-remat={options}", "--mlir-timing",
-                               "-o", os.devnull],
-                              capture_output=True, text=True, check=True)
-        times.append(float(TIMING.search(proc.stderr).group(1)))
-    return statistics.median(times)
+    return pass_seconds(build, grad_mlir, [f"--trace-remat={options}"], "TraceRematPass")
 
 
 def print_timing_table(build, workdir):
     print("\nCompile time of trace-remat (pass only, --mlir-timing, median of 3 "
           "runs) on GPTs of fixture sizes after trace-autodiff\n")
-    print("| layers | forward ops | min-cut | budget 0.5 | budget 0.1 |")
-    print("|---:|---:|---:|---:|---:|")
+    print("| layers | forward ops | min-cut | budget 0.5 | budget 0.1 "
+          "| trace-schedule after budget 0.1 |")
+    print("|---:|---:|---:|---:|---:|---:|")
     for layers in (24, 48, 96):
         pt, _, _ = deep_gpt(workdir, layers)
         mlir = import_pt(build, pt, [], os.path.join(workdir, f"gpt{layers}.mlir"))
@@ -225,6 +261,10 @@ def print_timing_table(build, workdir):
             ops = re.search(r"trace.forward_ops = (\d+)", f.read()).group(1)
         cells = [f"{remat_seconds(build, grad, o):.2f} s"
                  for o in ("", "budget=0.5", "budget=0.1")]
+        remat = os.path.join(workdir, f"gpt{layers}_remat.mlir")
+        subprocess.run([os.path.join(build, "bin", "trace-opt"), grad,
+                        "--trace-remat=budget=0.1", "-o", remat], check=True)
+        cells.append(f"{pass_seconds(build, remat, ['--trace-schedule'], 'TraceSchedulePass'):.2f} s")
         print(f"| {layers} | {int(ops):,} | " + " | ".join(cells) + " |")
 
 
