@@ -10,6 +10,7 @@
 #include "trace/Dialect/Trace/IR/TraceInterfaces.h"
 #include "trace/Dialect/Trace/IR/TraceOps.h"
 #include "trace/Dialect/Trace/IR/TraceTraits.h"
+#include "trace/Transforms/Autodiff.h"
 #include "trace/Transforms/LiveBytes.h"
 #include "trace/Transforms/Passes.h"
 
@@ -31,8 +32,6 @@ using namespace mlir::trace;
 
 namespace {
 
-constexpr StringLiteral kGeneratedAttr = "trace.autodiff";
-constexpr StringLiteral kRecomputedAttr = "trace.recomputed";
 
 /// What one function's schedule costs.
 struct Schedule {
@@ -58,7 +57,7 @@ Schedule walkSchedule(func::FuncOp func) {
     if (auto cost = dyn_cast<CostOpInterface>(op))
       flops = cost.getFlops();
     s.flops += flops;
-    if (op->hasAttr(kRecomputedAttr)) {
+    if (op->hasAttr(kRecomputedAttrName)) {
       ++s.recomputedOps;
       s.recomputeFlops += flops;
     }
@@ -73,6 +72,10 @@ struct Report {
   std::string name;
   int64_t savedValues = 0, savedActivationBytes = 0, savedArgumentBytes = 0;
   Schedule forward, backward;
+  /// trace-autodiff's own split of @f_grad (checkpoint regions recomputed,
+  /// everything else the backward reads saved), rebuilt for comparison when
+  /// @f_grad is present: the schedule before trace-remat and trace-schedule.
+  std::unique_ptr<Report> beforeRemat;
 };
 
 Report analyze(func::FuncOp fwd, func::FuncOp bwd, unsigned numResults) {
@@ -87,6 +90,28 @@ Report analyze(func::FuncOp fwd, func::FuncOp bwd, unsigned numResults) {
   r.forward = walkSchedule(fwd);
   r.backward = walkSchedule(bwd);
   return r;
+}
+
+/// trace-autodiff's split of `grad` (built from `f`), rebuilt in a scratch
+/// module and measured; null if it cannot be rebuilt.
+std::unique_ptr<Report> analyzeBeforeRemat(func::FuncOp f, func::FuncOp grad) {
+  OpBuilder builder(f.getContext());
+  OwningOpRef<ModuleOp> scratch = ModuleOp::create(builder, f.getLoc());
+  builder.setInsertionPointToEnd(scratch->getBody());
+  auto fCopy = cast<func::FuncOp>(builder.clone(*f));
+  auto gradCopy = cast<func::FuncOp>(builder.clone(*grad));
+  SymbolTable symbols(*scratch);
+  FailureOr<SplitSummary> split = splitForwardBackward(
+      fCopy, gradCopy,
+      [](Operation *op) { return op->hasAttr(kCheckpointedAttrName); },
+      symbols, /*printSaved=*/false);
+  if (failed(split))
+    return nullptr;
+  auto fwd = symbols.lookup<func::FuncOp>((f.getSymName() + "_fwd").str());
+  auto bwd = symbols.lookup<func::FuncOp>((f.getSymName() + "_bwd").str());
+  if (!fwd || !bwd)
+    return nullptr;
+  return std::make_unique<Report>(analyze(fwd, bwd, f.getNumResults()));
 }
 
 std::string withCommas(int64_t v) {
@@ -121,6 +146,13 @@ void printTable(llvm::raw_ostream &os, ArrayRef<Report> reports) {
        << " bytes (" << withCommas(r.savedActivationBytes)
        << " of activations, " << withCommas(r.savedArgumentBytes)
        << " of arguments)\n";
+    if (const Report *before = r.beforeRemat.get())
+      os << "  before trace-remat (trace-autodiff's split): "
+         << withCommas(before->savedActivationBytes)
+         << " bytes of activations saved, peak live bytes "
+         << withCommas(before->forward.peakBytes) << " / "
+         << withCommas(before->backward.peakBytes) << ", recompute FLOPs "
+         << withCommas(before->backward.recomputeFlops) << "\n";
   }
 }
 
@@ -135,16 +167,25 @@ llvm::json::Object scheduleJson(const Schedule &s) {
 
 void printJson(llvm::raw_ostream &os, ArrayRef<Report> reports) {
   llvm::json::Array functions;
-  for (const Report &r : reports)
-    functions.push_back(llvm::json::Object{
+  auto reportJson = [](const Report &r) {
+    return llvm::json::Object{
         {"name", r.name},
         {"saved",
-         llvm::json::Object{
-             {"values", r.savedValues},
-             {"activation_bytes", r.savedActivationBytes},
-             {"argument_bytes", r.savedArgumentBytes}}},
+         llvm::json::Object{{"values", r.savedValues},
+                            {"activation_bytes", r.savedActivationBytes},
+                            {"argument_bytes", r.savedArgumentBytes}}},
         {"forward", scheduleJson(r.forward)},
-        {"backward", scheduleJson(r.backward)}});
+        {"backward", scheduleJson(r.backward)}};
+  };
+  for (const Report &r : reports) {
+    llvm::json::Object object = reportJson(r);
+    if (r.beforeRemat) {
+      llvm::json::Object before = reportJson(*r.beforeRemat);
+      before.erase("name");
+      object["before_remat"] = std::move(before);
+    }
+    functions.push_back(std::move(object));
+  }
   os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
                                    {"functions", std::move(functions)}}))
      << "\n";
@@ -158,20 +199,44 @@ void printSvg(llvm::raw_ostream &os, ArrayRef<Report> reports) {
   os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width
      << "\" height=\"" << height * reports.size()
      << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
-  for (auto [k, r] : llvm::enumerate(reports)) {
-    int y0 = k * height;
+  auto timeline = [](const Report &r) {
     std::vector<int64_t> points(r.forward.timeline);
     points.insert(points.end(), r.backward.timeline.begin(),
                   r.backward.timeline.end());
+    return points;
+  };
+  for (auto [k, r] : llvm::enumerate(reports)) {
+    int y0 = k * height;
+    std::vector<int64_t> points = timeline(r);
+    std::vector<int64_t> before;
+    if (r.beforeRemat)
+      before = timeline(*r.beforeRemat);
     int64_t peak = 1;
     for (int64_t p : points)
       peak = std::max(peak, p);
-    size_t n = std::max<size_t>(points.size(), 2);
+    for (int64_t p : before)
+      peak = std::max(peak, p);
     double plotW = width - left - right, plotH = height - top - bottom;
-    auto x = [&](size_t i) { return left + plotW * i / (n - 1); };
+    // Each schedule spans the width (they have different op counts).
+    auto xOf = [&](size_t i, size_t count) {
+      return left + plotW * i / (std::max<size_t>(count, 2) - 1);
+    };
+    size_t n = points.size();
+    auto x = [&](size_t i) { return xOf(i, n); };
     auto y = [&](int64_t v) {
       return y0 + top + plotH * (1.0 - double(v) / double(peak));
     };
+    if (!before.empty()) {
+      os << "<polyline fill=\"none\" stroke=\"#d62728\" stroke-width=\"1\" "
+            "stroke-dasharray=\"3 2\" points=\"";
+      for (auto [i, v] : llvm::enumerate(before))
+        os << llvm::format("%.1f,%.1f ", xOf(i, before.size()), y(v));
+      os << "\"/>\n";
+      os << "<text x=\"" << left + plotW << "\" y=\"" << y0 + 20
+         << "\" text-anchor=\"end\" fill=\"#d62728\">dashed: before "
+            "trace-remat, backward peak "
+         << withCommas(r.beforeRemat->backward.peakBytes) << " B</text>\n";
+    }
     os << "<text x=\"" << left << "\" y=\"" << y0 + 20
        << "\" font-weight=\"bold\">@" << r.name
        << ": live bytes over the schedule (forward | backward)</text>\n";
@@ -212,7 +277,7 @@ struct TraceMemoryReportPass final
     SymbolTable symbols(module);
     SmallVector<Report> reports;
     for (auto fwd : module.getOps<func::FuncOp>()) {
-      auto kind = fwd->getAttrOfType<StringAttr>(kGeneratedAttr);
+      auto kind = fwd->getAttrOfType<StringAttr>(kAutodiffAttrName);
       if (!kind || kind.getValue() != "fwd" || fwd.isExternal())
         continue;
       StringRef base = fwd.getSymName().drop_back(4);
@@ -224,6 +289,9 @@ struct TraceMemoryReportPass final
         return signalPassFailure();
       }
       reports.push_back(analyze(fwd, bwd, f.getNumResults()));
+      auto grad = symbols.lookup<func::FuncOp>((base + "_grad").str());
+      if (grad && grad->hasAttr(kForwardOpsAttrName))
+        reports.back().beforeRemat = analyzeBeforeRemat(f, grad);
     }
     if (reports.empty()) {
       module.emitWarning() << "trace-memory-report: no training split "

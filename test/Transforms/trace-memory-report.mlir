@@ -10,6 +10,8 @@
 // RUN: trace-opt %s --trace-autodiff --trace-memory-report="json output=%t.json svg=%t.svg" -o /dev/null
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
 // RUN: FileCheck %s --check-prefix=SVG < %t.svg
+// RUN: trace-opt %s --trace-autodiff --trace-remat --trace-memory-report="svg=%t.remat.svg" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMAT
+// RUN: FileCheck %s --check-prefix=REMATSVG < %t.remat.svg
 // RUN: trace-opt %s --trace-memory-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOSPLIT
 // RUN: not trace-opt %s --trace-autodiff --trace-memory-report="output=%t/no/such/dir/r.txt" -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNWRITABLE
 
@@ -42,6 +44,18 @@
 // SVG: stroke-dasharray
 // SVG: <polyline {{.*}} points="{{[0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ }}"/>
 // SVG: forward peak 32 B, backward peak 80 B, saved 32 B of activations
+
+// After trace-remat the split saves only x (an argument) and recomputes
+// exp and tanh (8 FLOPs); x stays live through the forward, whose peak
+// becomes 16 + 16 + 16 = 48. The line after it is trace-autodiff's split,
+// rebuilt from @f_grad: the numbers of the first table above. The SVG draws
+// that schedule dashed (2 + 5 points) under the current one (2 + 7).
+// REMAT: peak live bytes (with arguments){{ +}}48{{ +}}80
+// REMAT-NEXT: saved for backward: 1 values, 16 bytes (0 of activations, 16 of arguments)
+// REMAT-NEXT: before trace-remat (trace-autodiff's split): 32 bytes of activations saved, peak live bytes 32 / 80, recompute FLOPs 0
+// REMATSVG: <polyline {{.*}} stroke-dasharray="3 2" points="{{[0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ }}"/>
+// REMATSVG: dashed: before trace-remat, backward peak 80 B
+// REMATSVG: <polyline fill="none" stroke="#1f77b4" {{.*}} points="{{[0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ }}"/>
 
 // NOSPLIT: warning: trace-memory-report: no training split (@f_fwd/@f_bwd) found; run trace-autodiff first
 // UNWRITABLE: error: trace-memory-report: cannot write '{{.*}}r.txt'

@@ -349,6 +349,11 @@ def TraceMemoryReportPass : Pass<"trace-memory-report", "ModuleOp"> {
     alias their operand and take no bytes of their own. The forward's
     residuals stay live to its end, as they do while the step runs.
 
+    When `@f_grad` is still there (with `trace.forward_ops`), the same
+    figures of trace-autodiff's own split, rebuilt from it in a scratch
+    module, are given beside them: the schedule before `trace-remat` and
+    `trace-schedule` (`before_remat` in JSON, a dashed line in the SVG).
+
     Writes a readable table (or JSON with `json`) to `output` (default:
     stderr, like upstream's `-print-op-stats`), and with `svg=FILE` a
     timeline of live bytes over the forward then the backward schedule.
