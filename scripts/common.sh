@@ -16,13 +16,19 @@ TRACE_PACKAGES=(
   python3-numpy python3-torch
 )
 
+# Only for the sanitizer and fuzzing builds (scripts/test.sh --sanitize,
+# scripts/fuzz.sh): clang-22 and its sanitizer and libFuzzer runtimes. The
+# plain build and CI's normal path never install them.
+TRACE_SANITIZE_PACKAGES=(clang-22 libclang-rt-22-dev)
+
 log() { printf '==> %s\n' "$*"; }
 
 # Installs the packages that are missing; a machine that has them all is not
-# touched (no apt-get update, no network).
+# touched (no apt-get update, no network). Arguments: more packages to want
+# on top of TRACE_PACKAGES (e.g. "${TRACE_SANITIZE_PACKAGES[@]}").
 trace_setup() {
   local missing=()
-  for pkg in "${TRACE_PACKAGES[@]}"; do
+  for pkg in "${TRACE_PACKAGES[@]}" "$@"; do
     if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
       missing+=("$pkg")
     fi
@@ -53,4 +59,19 @@ trace_build() {
   fi
   log "Building"
   cmake --build "$TRACE_BUILD_DIR"
+}
+
+# The sanitizer build: clang-22 with ASan + UBSan (LLVM's HandleLLVMOptions
+# turns LLVM_USE_SANITIZER into the flags) and the libFuzzer targets of fuzz/
+# (coverage instrumentation everywhere, -fsanitize=fuzzer on the targets), in
+# its own build directory. One build serves scripts/test.sh --sanitize and
+# scripts/fuzz.sh. LibTorch is not instrumented; what that needs is in
+# fuzz/sanitizer/*.supp (test/lit.cfg.py, scripts/fuzz.sh).
+TRACE_ASAN_BUILD_DIR="${TRACE_ASAN_BUILD_DIR:-$TRACE_ROOT/build-asan}"
+trace_build_sanitized() {
+  TRACE_BUILD_DIR="$TRACE_ASAN_BUILD_DIR" trace_build \
+    -DCMAKE_C_COMPILER="$LLVM_PREFIX/bin/clang" \
+    -DCMAKE_CXX_COMPILER="$LLVM_PREFIX/bin/clang++" \
+    -DLLVM_USE_SANITIZER="Address;Undefined" \
+    -DTRACE_ENABLE_FUZZERS=ON
 }

@@ -5,10 +5,19 @@
 #
 #   scripts/test.sh            # everything
 #   scripts/test.sh -v         # extra arguments go to lit
+#   scripts/test.sh --sanitize # the same suite built with clang-22, ASan and
+#                              # UBSan, in build-asan (TRACE_ASAN_BUILD_DIR)
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-trace_setup
-trace_build
+if [ "${1:-}" = "--sanitize" ]; then
+  shift
+  trace_setup "${TRACE_SANITIZE_PACKAGES[@]}"
+  trace_build_sanitized
+  TRACE_BUILD_DIR="$TRACE_ASAN_BUILD_DIR"
+else
+  trace_setup
+  trace_build
+fi
 
 log "Running the test suite"
 results="$TRACE_BUILD_DIR/test-results.xml"

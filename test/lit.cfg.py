@@ -63,3 +63,19 @@ clangxx = os.path.join(config.llvm_tools_dir, "clang++")
 if os.path.exists(clangxx):
     config.available_features.add("clang")
     config.substitutions.append(("%clangxx", clangxx))
+
+# A sanitizer build (scripts/test.sh --sanitize): every report aborts, so
+# `not` (which accepts exit codes, not signals) can't mistake one for a tool's
+# error exit; suppressions, each with its reason, are in fuzz/sanitizer/.
+if config.trace_sanitizer:
+    config.available_features.add("sanitizer")
+    supp = os.path.join(config.trace_src_root, "fuzz", "sanitizer")
+    config.environment["ASAN_OPTIONS"] = ":".join([
+        "abort_on_error=1", "detect_leaks=1",
+        "suppressions=" + os.path.join(supp, "asan.supp")])
+    config.environment["LSAN_OPTIONS"] = ":".join([
+        "suppressions=" + os.path.join(supp, "lsan.supp"),
+        "print_suppressions=0"])
+    config.environment["UBSAN_OPTIONS"] = ":".join([
+        "abort_on_error=1", "halt_on_error=1", "print_stacktrace=1",
+        "suppressions=" + os.path.join(supp, "ubsan.supp")])
