@@ -147,7 +147,7 @@ Value TensorBuilder::full(ArrayRef<int64_t> shape, Type element,
     attr = b.getBoolAttr(value.asDouble() != 0.0);
   else
     attr = b.getIntegerAttr(element, value.kind == Scalar::Kind::Float
-                                         ? int64_t(value.f)
+                                         ? Scalar::saturateToInt64(value.f)
                                          : value.i);
   return FullOp::create(b, loc, type, attr);
 }

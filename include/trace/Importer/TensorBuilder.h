@@ -21,8 +21,9 @@
 
 #include "mlir/IR/Builders.h"
 
+#include <cmath>
 #include <functional>
-
+#include <limits>
 #include <optional>
 
 namespace mlir::trace {
@@ -35,9 +36,24 @@ struct Scalar {
   int64_t i = 0;
 
   static Scalar ofInt(int64_t v) { return {Kind::Int, double(v), v}; }
-  static Scalar ofFloat(double v) { return {Kind::Float, v, int64_t(v)}; }
+  static Scalar ofFloat(double v) {
+    return {Kind::Float, v, saturateToInt64(v)};
+  }
   static Scalar ofBool(bool v) { return {Kind::Bool, double(v), int64_t(v)}; }
   double asDouble() const { return kind == Kind::Float ? f : double(i); }
+
+  /// A double as int64, truncated toward zero, saturated at int64's range and
+  /// 0 for NaN: a plain cast of -inf (masked_fill's usual value) or of
+  /// anything out of range is undefined behaviour (found by UBSan).
+  static int64_t saturateToInt64(double v) {
+    if (std::isnan(v))
+      return 0;
+    if (v <= -9223372036854775808.0)
+      return std::numeric_limits<int64_t>::min();
+    if (v >= 9223372036854775808.0)
+      return std::numeric_limits<int64_t>::max();
+    return int64_t(v);
+  }
 };
 
 /// An operand of an elementwise op: a tensor or a scalar.

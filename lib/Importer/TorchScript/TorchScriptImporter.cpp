@@ -99,6 +99,16 @@ bool mlir::trace::parseInputSpec(StringRef text, InputSpec &spec,
     }
     spec.shape.push_back(d);
   }
+  // Sizes, strides and costs are int64 byte counts everywhere downstream.
+  Type element = parseDType(&probe, spec.dtype);
+  int64_t bytes = std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
+  for (int64_t d : spec.shape) {
+    if (__builtin_mul_overflow(bytes, d, &bytes)) {
+      error = "shape of '" + text.str() +
+              "' is too large: its size in bytes does not fit in 64 bits";
+      return false;
+    }
+  }
   return true;
 }
 
@@ -157,8 +167,10 @@ struct Scope {
   Block *block;
   Scope *parent;
   std::string path; ///< module path of the region (empty: the function)
-  llvm::DenseMap<Value, Value> captured;
-  SmallVector<Value> outerValues; ///< operands of the region op, in order
+  // Direct-initialized: DenseMap's default constructor is explicit, which
+  // clang (not g++) rejects in the aggregate initializations below.
+  llvm::DenseMap<Value, Value> captured{};
+  SmallVector<Value> outerValues{}; ///< operands of the region op, in order
 };
 
 /// A list of constants as the IValue an operator unboxes: int[], float[],
@@ -652,7 +664,7 @@ std::vector<TSValue> Importer::callMethod(jit::Node *node,
   Location loc = tb.getLoc();
   OpBuilder::InsertPoint outerIp = builder.saveInsertionPoint();
   auto body = std::make_unique<Block>();
-  Scope inner{body.get(), scope, calleePath, {}, {}};
+  Scope inner{body.get(), scope, calleePath};
   scope = &inner;
   builder.setInsertionPointToEnd(body.get());
   std::vector<TSValue> results =
@@ -1285,7 +1297,7 @@ OwningOpRef<ModuleOp> Importer::run(jit::Module &root, StringRef path) {
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
   auto body = std::make_unique<Block>();
   entry = body.get();
-  Scope top{entry, nullptr, "", {}, {}};
+  Scope top{entry, nullptr, ""};
   scope = &top;
   builder.setInsertionPointToEnd(entry);
   auto nameAttr = [&](StringRef name) {
@@ -1421,8 +1433,10 @@ mlir::trace::importTorchScript(MLIRContext *context, StringRef path,
   try {
     root = jit::load(path.str());
   } catch (const std::exception &e) {
+    // The first line that says something: some of LibTorch's messages
+    // start with an empty line.
     std::string what = e.what();
-    StringRef first = StringRef(what).split('\n').first;
+    StringRef first = StringRef(what).ltrim().split('\n').first;
     emitError(fileLoc) << "cannot load '" << path
                        << "' as TorchScript (truncated, or not saved with "
                           "torch.jit.save): "
