@@ -34,6 +34,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/CommandLine.h"
@@ -48,7 +49,9 @@
 #include <malloc.h>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <random>
+#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::trace;
@@ -145,7 +148,38 @@ LogicalResult collectSlots(func::FuncOp func, bool results,
     if (name.find('/') != std::string::npos)
       return func.emitError() << "name '" << name
                               << "' contains '/', which can't be a file name";
+    if (llvm::any_of(slots, [&](const Slot &s) { return s.name == name; }))
+      return func.emitError()
+             << (results ? "results " : "arguments ") << "share the name '"
+             << name << "'; --arg, --expect and --out-dir need distinct names";
     slots.push_back({name, tensor, *dtype});
+  }
+  return success();
+}
+
+/// Fails unless the host buffers of `slots` (every argument and result the
+/// call needs at once) fit in this machine's memory: a type such as
+/// tensor<100000000000x100000000000xf32> is valid IR, but allocating it
+/// would overflow or abort.
+LogicalResult checkHostMemory(func::FuncOp func, ArrayRef<Slot> slots) {
+  uint64_t physical = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) *
+                      static_cast<uint64_t>(sysconf(_SC_PAGE_SIZE));
+  uint64_t total = 0;
+  for (const Slot &slot : slots) {
+    uint64_t bytes = dtypeSize(slot.dtype);
+    bool overflow = false;
+    for (int64_t d : slot.type.getShape())
+      overflow |= __builtin_mul_overflow(bytes, static_cast<uint64_t>(d), &bytes);
+    overflow |= __builtin_add_overflow(total, bytes, &total);
+    if (overflow)
+      return func.emitError()
+             << "'" << slot.name << "' has type " << slot.type
+             << ", whose size in bytes does not fit in 64 bits";
+    if (total > physical)
+      return func.emitError()
+             << "the arguments and results need " << total
+             << " bytes of host memory ('" << slot.name << "' has type "
+             << slot.type << "); this machine has " << physical;
   }
   return success();
 }
@@ -169,7 +203,10 @@ LogicalResult parseNamedFiles(ArrayRef<std::string> specs,
            "' (known: " + known + ")");
       return failure();
     }
-    files[name] = path.str();
+    if (!files.try_emplace(name, path.str()).second) {
+      fail("--" + flag + " " + spec + ": '" + name + "' is given twice");
+      return failure();
+    }
   }
   return success();
 }
@@ -292,20 +329,67 @@ bool compare(StringRef name, const HostTensor &got, const HostTensor &want) {
 }
 
 void printSummary(StringRef name, const HostTensor &tensor) {
+  // NaN and infinities pass through trace-run as through PyTorch; the
+  // summary counts them, and min/max/mean are over the finite elements.
   double lo = INFINITY, hi = -INFINITY, sum = 0;
-  int64_t n = tensor.numel();
+  int64_t n = tensor.numel(), nans = 0, infs = 0;
   for (int64_t i = 0; i < n; ++i) {
     double v = tensor.getAsDouble(i);
+    if (std::isnan(v) || std::isinf(v)) {
+      ++(std::isnan(v) ? nans : infs);
+      continue;
+    }
     lo = std::min(lo, v);
     hi = std::max(hi, v);
     sum += v;
   }
   llvm::outs() << llvm::format("%-24s %-16s", name.str().c_str(),
                                tensor.typeString().c_str());
-  if (n)
+  if (n > nans + infs)
     llvm::outs() << llvm::format(" min %-12.6g max %-12.6g mean %-12.6g", lo,
-                                 hi, sum / n);
+                                 hi, sum / (n - nans - infs));
+  if (nans + infs)
+    llvm::outs() << " non-finite: " << nans << " NaN, " << infs << " inf";
   llvm::outs() << "\n";
+}
+
+/// Writes results to --out-dir/NAME.npy and inputs to --out-dir/inputs/: all
+/// of them or, on a failure, none (each file goes through a temporary file;
+/// files and directories this call made are removed again).
+LogicalResult writeOutDir(ArrayRef<Slot> args, ArrayRef<HostTensor> inputs,
+                          ArrayRef<Slot> results,
+                          ArrayRef<HostTensor> outputs) {
+  llvm::SmallString<256> inputsDir(outDir);
+  llvm::sys::path::append(inputsDir, "inputs");
+  SmallVector<std::string> madeDirs, written;
+  for (StringRef dir : {StringRef(outDir), StringRef(inputsDir)})
+    if (!llvm::sys::fs::exists(dir))
+      madeDirs.push_back(dir.str());
+  auto undo = [&](const llvm::Twine &message) {
+    for (const std::string &path : written)
+      llvm::sys::fs::remove(path);
+    for (const std::string &dir : llvm::reverse(madeDirs))
+      llvm::sys::fs::remove(dir); // only if empty
+    fail(message);
+    return failure();
+  };
+  if (std::error_code ec = llvm::sys::fs::create_directories(inputsDir))
+    return undo("--out-dir " + outDir + ": " + ec.message());
+  auto write = [&](StringRef dir, const Slot &slot, const HostTensor &tensor) {
+    llvm::SmallString<256> path(dir);
+    llvm::sys::path::append(path, slot.name + ".npy");
+    if (llvm::Error error = writeNpy(path, tensor))
+      return undo(toString(std::move(error)));
+    written.push_back(path.str().str());
+    return success();
+  };
+  for (auto [slot, tensor] : llvm::zip_equal(args, inputs))
+    if (failed(write(inputsDir, slot, tensor)))
+      return failure();
+  for (auto [slot, tensor] : llvm::zip_equal(results, outputs))
+    if (failed(write(outDir, slot, tensor)))
+      return failure();
+  return success();
 }
 
 } // namespace
@@ -382,6 +466,10 @@ int main(int argc, char **argv) {
   if (failed(collectSlots(entry, /*results=*/false, args)) ||
       failed(collectSlots(entry, /*results=*/true, results)))
     return 1;
+  SmallVector<Slot> allSlots(args);
+  allSlots.append(results.begin(), results.end());
+  if (failed(checkHostMemory(entry, allSlots)))
+    return 1;
   llvm::StringMap<std::string> argPaths, expectPaths;
   if (failed(parseNamedFiles(argFiles, args, "arg", argPaths)) ||
       failed(parseNamedFiles(expectFiles, results, "expect", expectPaths)))
@@ -419,6 +507,13 @@ int main(int argc, char **argv) {
     if (!tensor)
       return fail("--expect " + slot.name + ": " +
                   toString(tensor.takeError()));
+    // Shapes are static: a file that can't match fails before compiling
+    // (and before --out-dir is written).
+    if (tensor->shape != std::vector<int64_t>(slot.type.getShape().begin(),
+                                              slot.type.getShape().end()))
+      return fail("--expect " + slot.name + ": result is " +
+                  typeString(slot.type) + ", expected file holds " +
+                  tensor->typeString());
     expected[index] = std::move(*tensor);
   }
 
@@ -474,7 +569,24 @@ int main(int argc, char **argv) {
     packed.push_back(resultWords.data());
 
   // Result buffers are malloc'ed by the compiled code and owned by the
-  // caller; this short-lived tool does not free them.
+  // caller: freed after each call (once each, in case two results share
+  // one), so that repeated calls do not grow the heap and LeakSanitizer
+  // sees no leak. Inputs are the caller's and are never returned as is
+  // (bufferization returns a copy), but are skipped all the same.
+  auto freeResults = [&]() {
+    llvm::SmallPtrSet<void *, 8> freed;
+    for (HostTensor &input : inputs)
+      freed.insert(input.data.data());
+    int64_t at = 0;
+    for (const Slot &slot : results) {
+      // 0xdeadbeef: MLIR's allocated pointer of a memref.get_global.
+      auto *allocated = reinterpret_cast<void *>(resultWords[at]);
+      if (allocated && resultWords[at] != 0xdeadbeef &&
+          freed.insert(allocated).second)
+        free(allocated);
+      at += descriptorWords(slot.type.getRank());
+    }
+  };
   auto call = [&]() -> bool {
     if (llvm::Error error = (*engine)->invokePacked(entrySymbol, packed)) {
       fail("calling @" + entrySymbol + ": " + toString(std::move(error)));
@@ -491,6 +603,7 @@ int main(int argc, char **argv) {
     outputs.push_back(readDescriptor(slot, resultWords.data() + cursor));
     cursor += descriptorWords(slot.type.getRank());
   }
+  freeResults();
 
   if (repeat > 0) {
     std::vector<double> millis;
@@ -499,6 +612,7 @@ int main(int argc, char **argv) {
       if (!call())
         return 1;
       auto stop = std::chrono::steady_clock::now();
+      freeResults();
       millis.push_back(
           std::chrono::duration<double, std::milli>(stop - start).count());
     }
@@ -512,24 +626,8 @@ int main(int argc, char **argv) {
     for (auto [slot, tensor] : llvm::zip_equal(results, outputs))
       printSummary(slot.name, tensor);
 
-  if (!outDir.empty()) {
-    llvm::SmallString<256> inputsDir(outDir);
-    llvm::sys::path::append(inputsDir, "inputs");
-    if (std::error_code ec = llvm::sys::fs::create_directories(inputsDir))
-      return fail("--out-dir " + outDir + ": " + ec.message());
-    for (auto [slot, tensor] : llvm::zip_equal(args, inputs)) {
-      llvm::SmallString<256> path(inputsDir);
-      llvm::sys::path::append(path, slot.name + ".npy");
-      if (llvm::Error error = writeNpy(path, tensor))
-        return fail(toString(std::move(error)));
-    }
-    for (auto [slot, tensor] : llvm::zip_equal(results, outputs)) {
-      llvm::SmallString<256> path(outDir);
-      llvm::sys::path::append(path, slot.name + ".npy");
-      if (llvm::Error error = writeNpy(path, tensor))
-        return fail(toString(std::move(error)));
-    }
-  }
+  if (!outDir.empty() && failed(writeOutDir(args, inputs, results, outputs)))
+    return 1;
 
   bool allMatch = true;
   for (auto [index, slot] : llvm::enumerate(results))
