@@ -236,8 +236,32 @@ static Value createScalar(MulOp, OpBuilder &b, Location loc, ValueRange args) {
   return createArith<arith::MulFOp, arith::MulIOp>(b, loc, args);
 }
 static Value createScalar(DivOp, OpBuilder &b, Location loc, ValueRange args) {
-  // divsi truncates toward zero, as the op's integer division does.
-  return createArith<arith::DivFOp, arith::DivSIOp>(b, loc, args);
+  if (isFloat(args.front()))
+    return arith::DivFOp::create(b, loc, args);
+  // divsi truncates toward zero, as the op's integer division does. It is
+  // undefined for x / 0 and INT_MIN / -1 (x86 traps: SIGFPE), so those are
+  // defined as XLA defines them: x / 0 = -1, INT_MIN / -1 = INT_MIN.
+  Value lhs = args[0], rhs = args[1];
+  auto type = cast<IntegerType>(lhs.getType());
+  auto constant = [&](const APInt &value) -> Value {
+    return arith::ConstantOp::create(b, loc, type,
+                                     b.getIntegerAttr(type, value));
+  };
+  unsigned width = type.getWidth();
+  Value zero = constant(APInt::getZero(width));
+  Value one = constant(APInt(width, 1));
+  Value minusOne = constant(APInt::getAllOnes(width));
+  Value byZero =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rhs, zero);
+  Value overflow = arith::AndIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lhs,
+                            constant(APInt::getSignedMinValue(width))),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rhs, minusOne));
+  Value safe = arith::SelectOp::create(
+      b, loc, arith::OrIOp::create(b, loc, byZero, overflow), one, rhs);
+  Value quotient = arith::DivSIOp::create(b, loc, lhs, safe);
+  return arith::SelectOp::create(b, loc, byZero, minusOne, quotient);
 }
 static Value createScalar(PowOp, OpBuilder &b, Location loc, ValueRange args) {
   return createTranscendental<math::PowFOp>(b, loc, args);
@@ -373,8 +397,10 @@ public:
   /// counter (lo(n), hi(n), 0, 0), n = offset + index / 4, under the key
   /// (key0, key1) = (lo(seed), hi(seed)). `index` is an i64.
   Value randomWord(Value key0, Value key1, uint64_t offset, Value index) {
-    Value block = arith::AddIOp::create(
-        b, loc, i64(offset), arith::ShRUIOp::create(b, loc, index, i64(2)));
+    // One statement per op: the order of evaluation of a call's arguments
+    // is unspecified (g++ and clang differ), and so would the IR be.
+    Value quarter = arith::ShRUIOp::create(b, loc, index, i64(2));
+    Value block = arith::AddIOp::create(b, loc, i64(offset), quarter);
     Value lane = arith::AndIOp::create(b, loc, index, i64(3));
 
     auto [blockLo, blockHi] = split(block);
