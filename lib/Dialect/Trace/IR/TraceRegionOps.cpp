@@ -21,6 +21,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
 
 using namespace mlir;
 using namespace mlir::trace;
@@ -28,6 +29,9 @@ using namespace mlir::trace;
 //===----------------------------------------------------------------------===//
 // Assembly
 //===----------------------------------------------------------------------===//
+
+/// How deep trace.checkpoint / trace.fusion regions may nest in parsed IR.
+static constexpr unsigned kMaxRegionNesting = 256;
 
 static ParseResult parseIsolatedRegionOp(OpAsmParser &parser,
                                          OperationState &result,
@@ -66,6 +70,17 @@ static ParseResult parseIsolatedRegionOp(OpAsmParser &parser,
 
   if (parser.parseOptionalArrowTypeList(result.types))
     return failure();
+
+  // MLIR's parser, verifier and walks recurse once per nested region: tens
+  // of thousands of nested regions overflow the stack (a crash, found by the
+  // bad-input corpus). Real models nest a few checkpoints deep.
+  static thread_local unsigned depth = 0;
+  if (depth >= kMaxRegionNesting)
+    return parser.emitError(parser.getCurrentLocation())
+           << "trace regions nested more than " << kMaxRegionNesting
+           << " deep";
+  ++depth;
+  auto leave = llvm::make_scope_exit([] { --depth; });
 
   Region *body = result.addRegion();
   // No name shadowing: outer names stay visible to the parser so that a use
