@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""Writes the corrupted TorchScript files of test/BadInput/trace-import.test
+from test/Importer/TorchScript/Inputs/ops/linear.pt (no torch needed):
+
+  python3 test/BadInput/Inputs/pt/make_bad_pt.py
+"""
+import os
+import zipfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = os.path.join(HERE, "..", "..", "..", "Importer", "TorchScript", "Inputs",
+                   "ops", "linear.pt")
+
+
+def rewrite(name, change):
+    """Copies the archive entry by entry; change(entry_name, bytes) returns
+    the new bytes, or None to drop the entry."""
+    with zipfile.ZipFile(SRC) as src, zipfile.ZipFile(
+            os.path.join(HERE, name), "w", zipfile.ZIP_STORED) as dst:
+        for info in src.infolist():
+            data = change(info.filename, src.read(info))
+            if data is not None:
+                dst.writestr(info.filename, data)
+
+
+def main():
+    raw = open(SRC, "rb").read()
+    open(os.path.join(HERE, "empty.pt"), "wb").write(b"")
+    # Zip magic, then junk.
+    open(os.path.join(HERE, "pk-junk.pt"), "wb").write(
+        b"PK\x03\x04" + bytes(range(256)) * 2)
+    # The archive cut inside its central directory.
+    open(os.path.join(HERE, "cut-directory.pt"), "wb").write(raw[:-40])
+    # A stored entry's bytes changed in place: the CRC no longer matches.
+    at = raw.find(b"linear/data.pklPK")
+    flipped = bytearray(raw)
+    body = raw.find(b"\x80\x02", raw.find(b"linear/data.pkl"))
+    flipped[body + 8] ^= 0xFF
+    open(os.path.join(HERE, "bad-crc.pt"), "wb").write(bytes(flipped))
+    del at
+    # Valid zips with broken contents.
+    rewrite("pickle-garbage.pt",
+            lambda n, d: b"\x80\x02garbage" if n.endswith("data.pkl") else d)
+    rewrite("pickle-truncated.pt",
+            lambda n, d: d[: len(d) // 2] if n.endswith("data.pkl") else d)
+    rewrite("no-code.pt", lambda n, d: None if "/code/" in n else d)
+    rewrite("code-garbage.pt",
+            lambda n, d: b"def forward(self x):\n  return ((\n"
+            if n.endswith("fixture_models.py") else d)
+    rewrite("bad-version.pt",
+            lambda n, d: b"999\n" if n.endswith("/version") else d)
+    rewrite("no-tensor-data.pt",
+            lambda n, d: None if "/data/" in n else d)
+
+
+if __name__ == "__main__":
+    main()
