@@ -1,0 +1,4 @@
+func.func @dynamic_shape(%x: tensor<?xf32>) {
+  %0 = trace.neg %x : tensor<?xf32>
+  return
+}

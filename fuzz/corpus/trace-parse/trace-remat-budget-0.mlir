@@ -1,0 +1,32 @@
+// trace-remat under a memory budget: a fraction of what the plain cut
+// saves (0 = only arguments) or a byte count; what else is recomputed is
+// chosen for the fewest extra FLOPs; `report` gives the figures.
+
+// Two layers. The plain cut saves t1 and t2 (512 bytes).
+// budget=1 is the plain cut.
+// ONE-LABEL: func.func @two_layers_fwd(
+// ONE-SAME: -> (tensor<4x16xf32>, tensor<4x16xf32> {trace.name = "saved.t2"}, tensor<16x16xf32> {trace.name = "saved.w2"}, tensor<4x16xf32> {trace.name = "saved.t1"}, tensor<8x16xf32> {trace.name = "saved.w1"}, tensor<4x8xf32> {trace.name = "saved.x"})
+// A budget of 300 bytes gives one up: recomputing t1 costs its 4x8x16
+// matmul and tanh (1088 FLOPs), t2 its 4x16x16 one (2112), so t2 stays.
+// ABS-LABEL: func.func @two_layers_fwd(
+// ABS-SAME: -> (tensor<4x16xf32>, tensor<4x16xf32> {trace.name = "saved.t2"}, tensor<16x16xf32> {trace.name = "saved.w2"}, tensor<4x8xf32> {trace.name = "saved.x"}, tensor<8x16xf32> {trace.name = "saved.w1"})
+// ABS-LABEL: func.func @two_layers_bwd(
+// ABS: trace.matmul %{{.*}}, %{{.*}} {trace.name = "m1", trace.recomputed}
+// ABS-NEXT: trace.tanh %{{.*}} {trace.name = "t1", trace.recomputed}
+// ABS-NOT: trace.recomputed
+// ABS: return
+// A zero budget saves only the arguments, both matmuls recomputed.
+// ZERO-LABEL: func.func @two_layers_fwd(
+// ZERO-SAME: -> (tensor<4x16xf32>, tensor<4x8xf32> {trace.name = "saved.x"}, tensor<8x16xf32> {trace.name = "saved.w1"}, tensor<16x16xf32> {trace.name = "saved.w2"})
+// ZERO-LABEL: func.func @two_layers_bwd(
+// ZERO-COUNT-2: trace.matmul {{.*}}trace.recomputed
+// REPORT: remark: saved for backward by @two_layers_fwd: 4 values, 1920 bytes (256 of activations, 1664 of arguments), 2 ops recomputed in @two_layers_bwd
+// REPORT-NEXT: saved.t2: tensor<4x16xf32>, 256 bytes, from trace.tanh
+// REPORT: remark: trace-remat @two_layers: saved 256 bytes of activations (trace-autodiff's split 512, min-cut 512, budget 256 = 0.50 x min-cut) and 1664 of arguments in 4 values; recomputed 2 ops, 1088 FLOPs (min-cut 0); chosen by {{knapsack|lagrangian}}
+func.func @two_layers(%x: tensor<4x8xf32> {trace.name = "x"}, %w1: tensor<8x16xf32> {trace.name = "w1"}, %w2: tensor<16x16xf32> {trace.name = "w2"}) -> tensor<4x16xf32> {
+  %m1 = trace.matmul %x, %w1 {trace.name = "m1"} : tensor<4x8xf32>, tensor<8x16xf32> -> tensor<4x16xf32>
+  %t1 = trace.tanh %m1 {trace.name = "t1"} : tensor<4x16xf32>
+  %m2 = trace.matmul %t1, %w2 {trace.name = "m2"} : tensor<4x16xf32>, tensor<16x16xf32> -> tensor<4x16xf32>
+  %t2 = trace.tanh %m2 {trace.name = "t2"} : tensor<4x16xf32>
+  return %t2 : tensor<4x16xf32>
+}
