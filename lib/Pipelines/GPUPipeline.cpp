@@ -39,7 +39,13 @@ void trace::buildGPUPipeline(OpPassManager &pm,
   // 1-2. As on the CPU: upstream dialects on tensors, elementwise chains
   // fused into one linalg.generic each (each becomes one kernel), transposed
   // matmul operands read in place; then buffers with read-only inputs,
-  // identity-layout boundaries and results owned by the caller.
+  // identity-layout boundaries and results owned by the caller. First,
+  // each trace.fusion region (trace-fuse) becomes one linalg.generic, so one
+  // kernel; the shared front then finds no trace ops left.
+  trace::TraceToLinalgPassOptions toLinalg;
+  toLinalg.keepFusions = true;
+  pm.addPass(trace::createTraceToLinalgPass(toLinalg));
+  pm.addPass(trace::createTraceLowerFusionsPass());
   buildBufferizedLinalgPipeline(pm);
 
   // 3. Kernels: each linalg op (and copy) becomes one scf.parallel nest on a

@@ -55,6 +55,11 @@ Role classify(Operation *op) {
     return Role::None;
   if (isSplatConstant(op))
     return Role::Splat;
+  // A transpose read only by matmuls is no kernel: the matmul reads its
+  // operand transposed in place (trace-fold-transpose-into-matmul).
+  if (isa<TransposeOp>(op) &&
+      llvm::all_of(op->getUsers(), llvm::IsaPred<MatmulOp>))
+    return Role::None;
   if (op->hasTrait<mlir::OpTrait::Elementwise>() ||
       isa<BroadcastInDimOp, ReshapeOp, TransposeOp, SliceOp>(op))
     return Role::Loop;
@@ -72,8 +77,14 @@ int64_t numElements(Value value) {
 struct Group {
   SmallVector<Operation *> ops;
   int64_t space = 0;
-  /// The reduced operand's type, for an input fusion.
+  /// The shape of the loop nest: a loop fusion's root result, an input
+  /// fusion's reduced operand. Siblings with no edge between them become
+  /// one loop nest only if these are equal.
+  ArrayRef<int64_t> shape;
+  /// The reduced operand's type and dims, for an input fusion: sibling
+  /// reductions share both, or they are no one loop nest.
   Type reducedType;
+  ArrayRef<int64_t> reducedDims;
   bool alive = true;
 };
 
@@ -115,10 +126,12 @@ private:
 bool BlockFusion::compatible(const Group &a, const Group &b, bool horizontal) {
   if (a.space != b.space)
     return false;
-  if (a.reducedType && b.reducedType && a.reducedType != b.reducedType)
+  if (a.reducedType && b.reducedType &&
+      (a.reducedType != b.reducedType || a.reducedDims != b.reducedDims))
     return false;
-  if (horizontal && static_cast<bool>(a.reducedType) !=
-                        static_cast<bool>(b.reducedType))
+  if (horizontal && (static_cast<bool>(a.reducedType) !=
+                         static_cast<bool>(b.reducedType) ||
+                     a.shape != b.shape))
     return false;
   auto readsReductionOf = [&](const Group &consumer, const Group &producer) {
     for (Operation *op : consumer.ops)
@@ -197,8 +210,14 @@ void BlockFusion::tryMerge(Group &a, Group &b, bool horizontal) {
     b.ops.push_back(op);
     groupIndex[op] = into;
   }
-  if (!b.reducedType)
+  // The merged loop nest is the reduction's, if there is one, else the
+  // consumer's (b's).
+  if (!b.reducedType) {
     b.reducedType = a.reducedType;
+    b.reducedDims = a.reducedDims;
+    if (a.reducedType)
+      b.shape = a.shape;
+  }
   a.ops.clear();
   a.alive = false;
 }
@@ -218,9 +237,13 @@ LogicalResult BlockFusion::run(unsigned &counter) {
     group.ops.push_back(&op);
     if (role == Role::Reduction) {
       group.space = numElements(op.getOperand(0));
+      group.shape = cast<ShapedType>(op.getOperand(0).getType()).getShape();
       group.reducedType = op.getOperand(0).getType();
+      group.reducedDims =
+          cast<DenseI64ArrayAttr>(op.getAttr("dimensions")).asArrayRef();
     } else {
       group.space = numElements(op.getResult(0));
+      group.shape = cast<ShapedType>(op.getResult(0).getType()).getShape();
     }
     groupIndex[&op] = groups.size();
     groups.push_back(std::move(group));
@@ -265,8 +288,14 @@ LogicalResult BlockFusion::run(unsigned &counter) {
       mergeReaders(result);
 
   bool changed = false;
+  // A lone elementwise op gains nothing from a region; a lone reduction
+  // does: inside a fusion its accumulator's fill is folded into the
+  // reduction loop (trace-lower-fusions), one kernel instead of two.
+  // A group of reshapes and slices only moves nothing: they are views of
+  // their operands once bufferized, no kernel at all.
   for (Group &group : groups) {
-    if (!group.alive || group.ops.size() < 2)
+    if (!group.alive || (group.ops.size() < 2 && !group.reducedType) ||
+        llvm::all_of(group.ops, llvm::IsaPred<ReshapeOp, SliceOp>))
       continue;
     materialize(group, counter++);
     changed = true;

@@ -24,12 +24,19 @@ def TraceToLinalgPass : Pass<"trace-to-linalg"> {
     * `reshape`, `slice` and `concatenate` become tensor ops;
     * `random_uniform` is Philox4x32-10 written out in arith ops, bit for bit
       the definition in `trace/Support/Philox.h`;
-    * `trace.checkpoint` and `trace.fusion` regions are inlined.
+    * `trace.checkpoint` and `trace.fusion` regions are inlined; with
+      `keep-fusions`, `trace.fusion` regions stay, their bodies converted,
+      for `trace-lower-fusions` to make one kernel of each.
 
     Discardable `trace.*` attributes (value names) are dropped. The pass fails,
     with an error at the op, if a trace op cannot be converted or a trace
     attribute would remain.
   }];
+  let options = [
+    Option<"keepFusions", "keep-fusions", "bool", "false",
+           "Keep trace.fusion regions (their bodies converted) instead of "
+           "inlining them">,
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::linalg::LinalgDialect",

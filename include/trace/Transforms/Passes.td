@@ -215,7 +215,9 @@ def TraceFusePass : Pass<"trace-fuse", "func::FuncOp"> {
       fusion.
 
     Matmuls, `concatenate`, `iota`, `random_uniform`, non-splat constants,
-    checkpoint regions and existing fusions stay outside. A splat constant
+    checkpoint regions and existing fusions stay outside, and so does a
+    transpose only matmuls read (the matmul reads it in place, as XLA folds
+    a transpose into a dot's layout). A splat constant
     (`trace.full`, a splat `trace.constant`) a fusion reads is cloned into
     it, so it is neither an input nor a kernel of its own.
 
@@ -229,8 +231,10 @@ def TraceFusePass : Pass<"trace-fuse", "func::FuncOp"> {
     both (the merged region would depend on itself; a group counts as one
     node, since it becomes one op), and only within `max-ops` ops
     and `max-inputs` distinct inputs: proxies for a kernel's register
-    pressure and parameter count. A group of one op is left alone: as a
-    kernel it is the same, and the region would only add inputs.
+    pressure and parameter count. A lone elementwise or view op is left
+    alone (as a kernel it is the same); a lone reduction becomes a fusion,
+    since the GPU lowering of a fusion folds the fill of the accumulator
+    into the reduction (one kernel instead of two).
 
     The pass works on each block separately: the function body and the body
     of each `trace.checkpoint` region, which stays in place (fusions may
@@ -248,6 +252,41 @@ def TraceFusePass : Pass<"trace-fuse", "func::FuncOp"> {
            "kernel-parameter proxy)">,
   ];
   let dependentDialects = ["::mlir::trace::TraceDialect"];
+}
+
+def TraceLowerFusionsPass : Pass<"trace-lower-fusions"> {
+  let summary = "Make each trace.fusion region on linalg one linalg.generic, then inline it";
+  let description = [{
+    Runs after `trace-to-linalg{keep-fusions}`, in the GPU pipeline, so that
+    each fusion `trace-fuse` formed becomes one loop nest, one kernel.
+    Inside each `trace.fusion` region (isolated from above, so nothing
+    outside is touched):
+
+    * `linalg.transpose` and `linalg.reduce` are generalized; reshapes are
+      moved to the region's edge by expanding the generics around them
+      (upstream's reshape-by-expansion patterns, safe here because a
+      fusion holds no matmul), where they are views after bufferization;
+    * producers are fused into consumers that read each produced element
+      once (upstream's elementwise fusion). Unlike
+      `trace-fuse-elementwise-linalg`, a producer with other readers is
+      fused too and stays a result of the fused op: `trace-fuse` decided
+      that these values belong to one kernel;
+    * two generics over the same loops are merged into one multi-output
+      generic when neither reads the other (siblings), or when one reads
+      the other's results only at the iteration point that wrote them (a
+      producer with other readers feeding a reduction, which upstream would
+      compute twice). An all-parallel generic may join a reduction's loops;
+    * the fill that initializes a reduction's accumulator is folded into
+      the reduction: the body takes the fill value where every reduction
+      index is 0 (`linalg.index`), so it is no kernel of its own.
+
+    Then the region is inlined. The numbers are unchanged:
+    `test/Integration/CPU/fuse` runs the result on the CPU against the
+    unfused functions, bit for bit.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def TraceFoldTransposeIntoMatmulPass

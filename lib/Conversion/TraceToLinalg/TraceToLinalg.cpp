@@ -1065,6 +1065,12 @@ struct TraceToLinalgPass final
     MLIRContext *ctx = &getContext();
     ConversionTarget target(*ctx);
     configureTraceToLinalgTarget(target);
+    if (keepFusions) {
+      target.addLegalOp<FusionOp>();
+      target.addDynamicallyLegalOp<YieldOp>([](YieldOp yield) {
+        return isa<FusionOp>(yield->getParentOp());
+      });
+    }
     RewritePatternSet patterns(ctx);
     populateTraceToLinalgPatterns(patterns);
     // Partial: func, and whatever else surrounds the trace ops, stays. A
