@@ -25,7 +25,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.trace_tools_dir, config.llvm_tools_dir]
-tools = ["trace-opt", "trace-run", ToolSubst("mlir-opt-stock", os.path.join(
+tools = ["trace-opt", "trace-run", "trace-compile", ToolSubst("mlir-opt-stock", os.path.join(
     config.llvm_tools_dir, "mlir-opt"))]
 # trace-import is built when LibTorch is found (Debian's libtorch-dev).
 if config.trace_enable_torchscript:
@@ -71,7 +71,7 @@ if config.trace_sanitizer:
     config.available_features.add("sanitizer")
     supp = os.path.join(config.trace_src_root, "fuzz", "sanitizer")
     config.environment["ASAN_OPTIONS"] = ":".join([
-        "abort_on_error=1", "detect_leaks=1",
+        "abort_on_error=1", "detect_leaks=1", "allow_user_poisoning=0",
         "suppressions=" + os.path.join(supp, "asan.supp")])
     config.environment["LSAN_OPTIONS"] = ":".join([
         "suppressions=" + os.path.join(supp, "lsan.supp"),
@@ -79,3 +79,11 @@ if config.trace_sanitizer:
     config.environment["UBSAN_OPTIONS"] = ":".join([
         "abort_on_error=1", "halt_on_error=1", "print_stacktrace=1",
         "suppressions=" + os.path.join(supp, "ubsan.supp")])
+    # The libFuzzer targets (built with TRACE_ENABLE_FUZZERS): the inputs they
+    # found crashing are run again by test/BadInput/fuzz-regressions.test.
+    fuzzers = [f for f in ["trace-parse-fuzzer", "trace-opt-fuzzer",
+                           "trace-import-fuzzer"]
+               if os.path.exists(os.path.join(config.trace_tools_dir, f))]
+    if fuzzers:
+        config.available_features.add("fuzzers")
+        llvm_config.add_tool_substitutions(fuzzers, [config.trace_tools_dir])

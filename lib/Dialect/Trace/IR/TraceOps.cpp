@@ -121,19 +121,20 @@ ParseResult FullOp::parse(OpAsmParser &parser, OperationState &result) {
       succeeded(parser.parseOptionalKeyword(&keyword, {"true", "false"}));
   if (!isBoolLiteral) {
     // MLIR lexes `1` and `0x7F80` as integers and `1.5` as a float, and
-    // parseFloat rejects decimal integers: pick the parser from the text.
-    StringRef literal = StringRef(valueLoc.getPointer()).ltrim();
-    literal.consume_front("-");
-    bool isInteger = literal.starts_with("0x") || literal.starts_with("0X") ||
-                     !literal.drop_while(llvm::isDigit).starts_with(".");
+    // parseFloat rejects decimal integers: an integer token first, else a
+    // float. The source is not read past the tokens parsed: a buffer need
+    // not end in a NUL (parseSourceString's does not; reading the text up to
+    // one overflowed the heap, found by fuzz/trace-parse-fuzzer).
+    (void)parser.parseOptionalMinus();
     APInt ignoredInt;
     double ignoredFloat;
-    if (isInteger) {
-      OptionalParseResult parsed = parser.parseOptionalInteger(ignoredInt);
-      if (!parsed.has_value())
-        return parser.emitError(valueLoc, "expected a scalar fill value");
+    StringRef word;
+    OptionalParseResult parsed = parser.parseOptionalInteger(ignoredInt);
+    if (parsed.has_value()) {
       if (failed(*parsed))
         return failure();
+    } else if (succeeded(parser.parseOptionalKeyword(&word))) {
+      return parser.emitError(valueLoc, "expected a scalar fill value");
     } else if (parser.parseFloat(ignoredFloat)) {
       return failure();
     }
