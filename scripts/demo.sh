@@ -70,3 +70,21 @@ printf '    %s linalg ops, %s trace ops\n' \
 log "trace-run on the CPU (inputs from seed 0, results in $out/run):"
 "$TRACE_BUILD_DIR/bin/trace-run" "$example" --random-inputs=0 \
   --out-dir "$out/run" --repeat=20
+
+# The whole pipeline in one command: the GPT fixture to an ahead-of-time
+# library with a C header, every stage's IR and the memory report.
+compile() { # TARGET
+  local dir="$out/gpt-$1"
+  log "trace-compile $(basename "$model") --target=$1 -o $dir"
+  local start=$SECONDS
+  "$TRACE_BUILD_DIR/bin/trace-compile" "$model" --target="$1" -o "$dir"
+  printf '    %s s; wrote:\n' "$((SECONDS - start))"
+  (cd "$dir" && find . -maxdepth 1 -type f -printf '      %-28f %9s bytes\n' | sort)
+  [ -d "$dir/kernels" ] && printf '      kernels/%-20s %9s files\n' "*.ptx" \
+    "$(ls "$dir/kernels" | wc -l)"
+  grep -E '^void ' "$dir/gpt.h" | cut -c1-100 | sed 's/^/    /; s/$/ .../'
+}
+compile cpu
+if [ -f /usr/local/cuda/include/cuda.h ]; then
+  compile cuda
+fi
