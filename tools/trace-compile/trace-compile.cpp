@@ -742,6 +742,9 @@ int compile() {
   registerAllExtensions(registry);
   registerAllToLLVMIRTranslations(registry);
   MLIRContext context(registry);
+  // Errors point at the model's source; the whole op printed after them
+  // (MLIR's default) buries them.
+  context.printOpOnDiagnostic(false);
   context.loadDialect<trace::TraceDialect, func::FuncDialect>();
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
