@@ -20,6 +20,7 @@ Prints one line per check; exits with 1 at the first failure.
 """
 
 import argparse
+import concurrent.futures
 import glob
 import os
 import re
@@ -156,10 +157,16 @@ def main():
         work = args.work or os.path.join(os.path.dirname(os.path.abspath(out)), 'ptx-' + args.arch)
         os.makedirs(work, exist_ok=True)
         bad = 0
-        for ptx in kernels:
-            r = subprocess.run([args.ptxas, f'-arch={args.arch}', ptx, '-o',
-                                os.path.join(work, os.path.basename(ptx) + '.cubin')],
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+        def assemble(ptx):
+            return subprocess.run(
+                [args.ptxas, f'-arch={args.arch}', ptx, '-o',
+                 os.path.join(work, os.path.basename(ptx) + '.cubin')],
+                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        # One ptxas per file; a training step has hundreds of kernels.
+        with concurrent.futures.ThreadPoolExecutor(os.cpu_count()) as pool:
+            runs = list(pool.map(assemble, kernels))
+        for ptx, r in zip(kernels, runs):
             if r.returncode:
                 bad += 1
                 print(f'FAILED {os.path.basename(ptx)}\n{r.stdout}')
