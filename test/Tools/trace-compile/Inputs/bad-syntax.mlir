@@ -1,0 +1,4 @@
+// Malformed IR: a use of an undefined value.
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %y : tensor<4xf32>
+}
