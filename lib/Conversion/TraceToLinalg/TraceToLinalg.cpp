@@ -253,11 +253,12 @@ static Value createScalar(DivOp, OpBuilder &b, Location loc, ValueRange args) {
   Value minusOne = constant(APInt::getAllOnes(width));
   Value byZero =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rhs, zero);
-  Value overflow = arith::AndIOp::create(
-      b, loc,
+  Value lhsIsMin =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lhs,
-                            constant(APInt::getSignedMinValue(width))),
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rhs, minusOne));
+                            constant(APInt::getSignedMinValue(width)));
+  Value rhsIsMinusOne =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rhs, minusOne);
+  Value overflow = arith::AndIOp::create(b, loc, lhsIsMin, rhsIsMinusOne);
   Value safe = arith::SelectOp::create(
       b, loc, arith::OrIOp::create(b, loc, byZero, overflow), one, rhs);
   Value quotient = arith::DivSIOp::create(b, loc, lhs, safe);
@@ -431,9 +432,8 @@ private:
   /// (mulhi, mullo) of a 32-bit constant and a 32-bit word, from one 64-bit
   /// product of the zero-extended operands.
   std::pair<Value, Value> mulHiLo(uint32_t multiplier, Value x) {
-    Value product = arith::MulIOp::create(
-        b, loc, i64(multiplier),
-        arith::ExtUIOp::create(b, loc, b.getI64Type(), x));
+    Value wide = arith::ExtUIOp::create(b, loc, b.getI64Type(), x);
+    Value product = arith::MulIOp::create(b, loc, i64(multiplier), wide);
     auto [lo, hi] = split(product);
     return {hi, lo};
   }
