@@ -97,6 +97,9 @@ def Trace_NonDifferentiableTrait : Trace_NativeTrait<"NonDifferentiable">;
 // user sees "permutation entry 2 is out of range" and not also a generic
 // "failed to infer returned types".
 def Trace_VerifyInferenceTrait : Trace_NativeTrait<"VerifyInference">;
+// Every op: tensors of at most 2^40 bytes, so that sizes, costs and the
+// planners' sums stay within int64.
+def Trace_BoundedTensorsTrait : Trace_NativeTrait<"BoundedTensors">;
 def Trace_InferShapes : TraitList<[Trace_VerifyInferenceTrait, InferTypeOpAdaptor]>;
 
 #endif // TRACE_DIALECT_TRACE_IR_TRACEBASE_TD

@@ -65,7 +65,8 @@ def Trace_CheckpointPolicyAttr : AttrDef<Trace_Dialect, "CheckpointPolicy"> {
 //===----------------------------------------------------------------------===//
 
 class Trace_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Trace_Dialect, mnemonic, traits>;
+    : Op<Trace_Dialect, mnemonic,
+         !listconcat([Trace_BoundedTensorsTrait], traits)>;
 
 // Ops with a reverse-mode derivative rule (`buildVJP`, in TraceVJP.cpp).
 // Every compute op carries it or `Trace_NonDifferentiableTrait`, except the

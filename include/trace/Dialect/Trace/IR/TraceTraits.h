@@ -1,7 +1,8 @@
 //===- TraceTraits.h - op classification traits -----------------*- C++ -*-===//
 //
-// Marker traits declared in TraceBase.td. They carry no verification; passes
-// test them with `op->hasTrait<trace::OpTrait::ViewOp>()` and friends.
+// Traits declared in TraceBase.td. The classification traits carry no
+// verification; passes test them with `op->hasTrait<trace::OpTrait::ViewOp>()`
+// and friends. VerifyInference and BoundedTensors verify.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,6 +47,25 @@ public:
              << op->getResultTypes() << " should be " << TypeRange(inferred)
              << " for these operands and attributes";
     return success();
+  }
+};
+
+/// The largest tensor a trace op may read or produce: 2^40 bytes (1 TiB).
+/// Sizes, costs and the planners' capacities are int64 sums of tensor
+/// sizes; a bound keeps them from overflowing.
+inline constexpr int64_t kMaxTensorBytes = int64_t(1) << 40;
+
+/// Fails, naming the operand or result, if a tensor `op` reads or produces
+/// is larger than kMaxTensorBytes (or its size does not fit in 64 bits).
+LogicalResult verifyTensorSizes(Operation *op);
+
+/// Every trace op: its tensors are at most kMaxTensorBytes.
+template <typename ConcreteType>
+class BoundedTensors
+    : public ::mlir::OpTrait::TraitBase<ConcreteType, BoundedTensors> {
+public:
+  static LogicalResult verifyTrait(Operation *op) {
+    return verifyTensorSizes(op);
   }
 };
 
