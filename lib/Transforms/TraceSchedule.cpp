@@ -112,7 +112,7 @@ bool Splitter::isRecomputable(Operation *op) const {
       op->hasTrait<mlir::OpTrait::IsTerminator>() || !isMemoryEffectFree(op) ||
       isa<MatmulOp>(op))
     return false;
-  if (auto policy = op->getAttrOfType<StringAttr>("trace.remat"))
+  if (auto policy = op->getAttrOfType<StringAttr>(kRematAttrName))
     if (policy.getValue() == "must_save")
       return false;
   auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
