@@ -31,7 +31,9 @@ import re
 import subprocess
 import sys
 
-import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from npy_compare import worst_ratio  # noqa: E402
 
 
 def run(cmd):
@@ -105,22 +107,8 @@ def main():
     run([args.trace_opt, unfused, "--trace-fuse", "-o", fused])
 
     def compare(label, ours, ref):
-        worst = 0.0
-        for name in sorted(ref):
-            a, b = np.load(ours[name]), np.load(ref[name])
-            if a.shape != b.shape or a.dtype != b.dtype:
-                sys.exit(f"{label}: {name}: {a.dtype}{a.shape} vs {b.dtype}{b.shape}")
-            if np.array_equal(a, b):
-                continue
-            if args.rtol == 0 and args.atol == 0:
-                sys.exit(f"{label}: {name} differs from the unfused result")
-            a, b = a.astype(np.float64), b.astype(np.float64)
-            ratio = float(np.max(np.abs(a - b) / (args.atol + args.rtol * np.abs(b))))
-            worst = max(worst, ratio)
-            if ratio > 1:
-                sys.exit(f"{label}: {name} differs from the unfused result by "
-                         f"{ratio:.3g} times the tolerance")
-        return worst
+        return worst_ratio(label, ours, ref, args.rtol, args.atol,
+                           "the unfused result")
 
     produced = {}  # name -> .npy of the reference runs so far
     for entry in args.entry:

@@ -31,7 +31,9 @@ import os
 import subprocess
 import sys
 
-import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from npy_compare import worst_ratio  # noqa: E402
 
 
 def run(cmd):
@@ -93,22 +95,8 @@ def main():
 
     def compare(label, what, ours, ref):
         """Largest |a - b| / (atol + rtol |b|) over the values; exits if > 1."""
-        worst = 0.0
-        for n in sorted(ref):
-            a, b = np.load(ours[n]), np.load(ref[n])
-            if a.shape != b.shape or a.dtype != b.dtype:
-                sys.exit(f"{label}: {what} {n}: {a.dtype}{a.shape} vs {b.dtype}{b.shape}")
-            if np.array_equal(a, b):
-                continue
-            if args.rtol == 0 and args.atol == 0:
-                sys.exit(f"{label}: {what} {n} differs from @forward_grad's")
-            a, b = a.astype(np.float64), b.astype(np.float64)
-            ratio = np.max(np.abs(a - b) / (args.atol + args.rtol * np.abs(b)))
-            worst = max(worst, float(ratio))
-            if ratio > 1:
-                sys.exit(f"{label}: {what} {n} differs from @forward_grad's by "
-                         f"{ratio:.3g} times the tolerance")
-        return worst
+        return worst_ratio(f"{label}: {what}", ours, ref, args.rtol, args.atol,
+                           "@forward_grad's")
 
     grads = {n[:-4]: os.path.join(joint, n) for n in os.listdir(joint)
              if n.startswith("grad.")}
