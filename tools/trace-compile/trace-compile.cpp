@@ -780,17 +780,11 @@ int compile() {
         shapesFile = std::string(sidecar);
     }
     if (!shapesFile.empty()) {
-      auto buffer = llvm::MemoryBuffer::getFile(shapesFile);
-      if (!buffer) {
-        error("cannot read '" + shapesFile +
-              "': " + buffer.getError().message());
+      std::string message;
+      if (!trace::readInputSpecsFile(shapesFile, specs, message)) {
+        error(message);
         return 1;
       }
-      SmallVector<StringRef> lines;
-      (*buffer)->getBuffer().split(lines, '\n');
-      for (StringRef line : lines)
-        if (!line.trim().empty() && !line.trim().starts_with("#"))
-          specs.push_back(line.trim().str());
     }
     for (const std::string &text : specs) {
       trace::InputSpec spec;

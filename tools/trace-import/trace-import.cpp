@@ -77,17 +77,11 @@ int main(int argc, char **argv) {
   trace::TorchScriptImportOptions options;
   std::vector<std::string> specs(inputShapes.begin(), inputShapes.end());
   if (!inputShapesFile.empty()) {
-    auto buffer = llvm::MemoryBuffer::getFile(inputShapesFile);
-    if (!buffer) {
-      llvm::errs() << "trace-import: error: cannot read '" << inputShapesFile
-                   << "': " << buffer.getError().message() << "\n";
+    std::string error;
+    if (!trace::readInputSpecsFile(inputShapesFile, specs, error)) {
+      llvm::errs() << "trace-import: error: " << error << "\n";
       return 1;
     }
-    SmallVector<StringRef> lines;
-    (*buffer)->getBuffer().split(lines, '\n');
-    for (StringRef line : lines)
-      if (!line.trim().empty() && !line.trim().starts_with("#"))
-        specs.push_back(line.trim().str());
   }
   for (const std::string &text : specs) {
     trace::InputSpec spec;

@@ -31,6 +31,12 @@ struct InputSpec {
 /// `NAME=DTYPE`). Returns false and sets `error` on bad text.
 bool parseInputSpec(llvm::StringRef text, InputSpec &spec, std::string &error);
 
+/// Appends the specs of an input-shapes file (one per line; blank lines and
+/// `#` comments skipped) to `specs`. Returns false and sets `error` if the
+/// file cannot be read.
+bool readInputSpecsFile(llvm::StringRef path, std::vector<std::string> &specs,
+                        std::string &error);
+
 struct TorchScriptImportOptions {
   std::vector<InputSpec> inputs;
   /// Submodules whose path (`blocks.0`) or class name (`Block`, or the

@@ -33,6 +33,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Regex.h"
 
 #include <torch/csrc/jit/ir/constants.h>
@@ -63,6 +64,22 @@ static Type parseDType(MLIRContext *ctx, StringRef dtype) {
       .Case("i32", b.getI32Type())
       .Cases("i1", "bool", b.getI1Type())
       .Default(Type());
+}
+
+bool mlir::trace::readInputSpecsFile(StringRef path,
+                                     std::vector<std::string> &specs,
+                                     std::string &error) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer) {
+    error = "cannot read '" + path.str() + "': " + buffer.getError().message();
+    return false;
+  }
+  SmallVector<StringRef> lines;
+  (*buffer)->getBuffer().split(lines, '\n');
+  for (StringRef line : lines)
+    if (!line.trim().empty() && !line.trim().starts_with("#"))
+      specs.push_back(line.trim().str());
+  return true;
 }
 
 bool mlir::trace::parseInputSpec(StringRef text, InputSpec &spec,
