@@ -5,8 +5,9 @@ For each model fixture: trace-import, trace-autodiff, trace-remat (plain
 min-cut), trace-schedule, then trace-gpu-pipeline without and with
 trace-fuse before it. The GPU pipeline's host code has no control flow, so
 the `gpu.launch_func` ops of @forward_fwd plus @forward_bwd are the kernels
-one training step launches; `gpu.func` kernels are the distinct kernels
-compiled. Against it: the aten ops PyTorch eager dispatches for the same
+one training step launches, and its `trace_cuda_*matmul*` calls the cuBLAS
+gemms (one launch each, at least; cuBLAS picks the kernel). The last column
+is trace-fuse with `cublas=0`, every matmul a generated kernel. Against it: the aten ops PyTorch eager dispatches for the same
 step (forward, loss, backward), counted with a TorchDispatchMode on the CPU
 (each op that reaches a kernel once; on a GPU each is at least one kernel
 launch), for the module as built and with every CheckpointWrapper
@@ -72,8 +73,8 @@ def eager_ops(fixture, unwrap):
     return counter.count
 
 
-def trace_kernels(build, fixture, flags, fuse, workdir):
-    """(launches per step, distinct kernels) or an error string."""
+def trace_kernels(build, fixture, flags, fuse, workdir, cublas=True):
+    """(kernel launches, cuBLAS calls) per step, or an error string."""
     pt = os.path.join(ROOT, "examples", "models", fixture + ".pt")
     mlir = os.path.join(workdir, fixture + ".mlir")
     subprocess.run([os.path.join(build, "bin", "trace-import"), pt, "-o", mlir,
@@ -82,14 +83,14 @@ def trace_kernels(build, fixture, flags, fuse, workdir):
               "--symbol-privatize=exclude=forward_fwd,forward_bwd", "--symbol-dce"]
     if fuse:
         passes.append("--trace-fuse")
-    passes.append("--trace-gpu-pipeline=chip=sm_90")
+    passes.append("--trace-gpu-pipeline=chip=sm_90 cublas=" + str(int(cublas)))
     proc = subprocess.run([os.path.join(build, "bin", "trace-opt"), mlir] + passes
                           + ["-o", "-"], capture_output=True, text=True)
     if proc.returncode != 0:
         return proc.stderr.strip().splitlines()[0][:80]
     launches = len(re.findall(r"\bgpu\.launch_func\b", proc.stdout))
-    kernels = len(re.findall(r"\bgpu\.func\b|nvvm\.kernel", proc.stdout))
-    return launches, kernels
+    gemms = len(re.findall(r"llvm\.call @trace_cuda_\w*matmul", proc.stdout))
+    return launches, gemms
 
 
 def main():
@@ -99,17 +100,20 @@ def main():
     print(f"Kernels per training step, {datetime.date.today()} "
           f"(trace-gpu-pipeline chip=sm_90; PyTorch {torch.__version__} eager, aten ops "
           "dispatched, views excluded)\n")
+    print("Launches are kernels + cuBLAS gemm calls.\n")
     print("| model | trace: launches | trace + trace-fuse: launches | eager ops "
-          "| eager ops, no checkpoint |")
-    print("|---|---:|---:|---:|---:|")
+          "| eager ops, no checkpoint | trace + trace-fuse, no cuBLAS |")
+    print("|---|---:|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as workdir:
         for label, fixture, flags in MODELS:
             cells = []
-            for fuse in (False, True):
-                r = trace_kernels(args.build, fixture, flags, fuse, workdir)
-                cells.append(f"{r[0]:,}" if isinstance(r, tuple) else f"n/a ({r})")
+            for fuse, cublas in ((False, True), (True, True), (True, False)):
+                r = trace_kernels(args.build, fixture, flags, fuse, workdir, cublas)
+                cells.append(f"{r[0] + r[1]:,} = {r[0]:,} + {r[1]:,}"
+                             if isinstance(r, tuple) else f"n/a ({r})")
             print(f"| {label} | {cells[0]} | {cells[1]} | "
-                  f"{eager_ops(fixture, unwrap=False):,} | {eager_ops(fixture, unwrap=True):,} |")
+                  f"{eager_ops(fixture, unwrap=False):,} | {eager_ops(fixture, unwrap=True):,} "
+                  f"| {cells[2]} |")
 
 
 if __name__ == "__main__":

@@ -2,14 +2,29 @@
 # Runs, on a GPU machine, the runners scripts/build-gpu-check.sh built on the
 # CPU machine, and prints what they print: the device, then for every trace
 # function each result's largest GPU-CPU difference against its tolerance,
-# and the time per call on the GPU and on the CPU. Builds nothing; needs only
-# the CUDA driver (libcuda.so.1). Exits with 0 when every runner passed.
+# and the time per call on the GPU and on the CPU. Builds nothing; needs the
+# CUDA driver (libcuda.so.1) and, for the matmuls, cuBLAS (libcublas.so.13
+# or .12, loaded by the runtime at the first matmul: from the loader's path,
+# or else the toolkit's or PyTorch's copy found here). Exits with 0 when
+# every runner passed.
 #
 #   scripts/gpu-check.sh [DIR]     # default: build/gpu-check
 set -uo pipefail
 
 DIR="${1:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/build/gpu-check}"
 [ -d "$DIR" ] || { echo "error: no runner directory $DIR" >&2; exit 2; }
+if [ -z "${TRACE_CUBLAS:-}" ] && ! ldconfig -p 2>/dev/null | grep -q 'libcublas\.so\.1[23] '; then
+  for candidate in /usr/local/cuda/lib64/libcublas.so.1[23] \
+      /usr/local/cuda/targets/*/lib/libcublas.so.1[23] \
+      $(python3 -c 'import nvidia.cublas as c; print(list(c.__path__)[0])' 2>/dev/null)/lib/libcublas.so.1[23]; do
+    if [ -f "$candidate" ]; then
+      export TRACE_CUBLAS="$candidate"
+      export LD_LIBRARY_PATH="$(dirname "$candidate")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+      break
+    fi
+  done
+fi
+echo "cuBLAS: ${TRACE_CUBLAS:-found by the loader}"
 if command -v nvidia-smi >/dev/null; then
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 fi

@@ -59,6 +59,10 @@ if os.path.exists(cuda_runtime_so) and os.path.exists(
     config.available_features.add("cuda-runtime")
     config.substitutions.append(("%cuda_runtime_so", cuda_runtime_so))
     config.substitutions.append(("%cuda_include", cuda_include))
+    # The runtime's matmul entry points take MLIR's memref descriptors
+    # (mlir/ExecutionEngine/CRunnerUtils.h).
+    config.substitutions.append(
+        ("%mlir_include", config.mlir_include_dir.split(";")[0]))
 clangxx = os.path.join(config.llvm_tools_dir, "clang++")
 if os.path.exists(clangxx):
     config.available_features.add("clang")

@@ -48,10 +48,18 @@ void trace::buildGPUPipeline(OpPassManager &pm,
   pm.addPass(trace::createTraceLowerFusionsPass());
   buildBufferizedLinalgPipeline(pm);
 
-  // 3. Kernels: each linalg op (and copy) becomes one scf.parallel nest on a
-  // 1-D grid, then one gpu.launch; host buffers move to the device; launch
-  // bodies are outlined into one gpu.module each; host GPU ops are chained
-  // on one stream, synchronized before each return.
+  // 3. Matmuls: calls of the runtime's cuBLAS gemm (host calls, so
+  // gpu-async-region below synchronizes the stream before each).
+  if (options.cublas) {
+    trace::TraceLinalgToBLASPassOptions blas;
+    blas.runtime = "cuda";
+    pm.addPass(trace::createTraceLinalgToBLASPass(blas));
+  }
+
+  // Kernels: each other linalg op (and copy) becomes one scf.parallel nest
+  // on a 1-D grid, then one gpu.launch; host buffers move to the device;
+  // launch bodies are outlined into one gpu.module each; host GPU ops are
+  // chained on a stream, synchronized before each return and each call.
   TraceGPUMapLinalgPassOptions map;
   map.blockSize = options.blockSize;
   pm.addNestedPass<func::FuncOp>(trace::createTraceGPUMapLinalgPass(map));

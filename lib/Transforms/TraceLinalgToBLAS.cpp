@@ -1,19 +1,24 @@
 //===- TraceLinalgToBLAS.cpp - matmuls on buffers to runtime BLAS ---------===//
 //
 // Rewrites f32/f64 linalg.matmul and linalg.batch_matmul on memrefs into
-// calls of the CPU runtime (lib/Runtime/CPU), which uses OpenBLAS. See the
-// pass description in Passes.td for why this is not convert-linalg-to-std.
+// calls of the CPU runtime (lib/Runtime/CPU, OpenBLAS) or the CUDA runtime
+// (lib/Runtime/CUDA, cuBLAS). See the pass description in Passes.td for why
+// this is not convert-linalg-to-std.
 //
 //===----------------------------------------------------------------------===//
 
 #include "trace/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 #define DEBUG_TYPE "trace-linalg-to-blas"
 
@@ -61,9 +66,30 @@ FailureOr<SmallVector<bool>> operandTransposes(linalg::LinalgOp op,
   return transposed;
 }
 
+/// Whether cuBLAS can read `operand`, as it is or as a view with its last
+/// two dims swapped: its static strides have a unit stride in one of the
+/// last two dims. The CPU runtime takes any strides (a loop for what
+/// OpenBLAS cannot read); the CUDA one has no such fallback.
+bool blasReadable(Value operand) {
+  auto type = cast<MemRefType>(operand.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return false;
+  int64_t rank = type.getRank();
+  ArrayRef<int64_t> shape = type.getShape();
+  // A dim of static size 1 may have any stride.
+  auto unit = [&](int64_t dim) {
+    return strides[dim] == 1 || shape[dim] == 1;
+  };
+  return unit(rank - 1) || unit(rank - 2);
+}
+
 /// The runtime symbol for a matmul of this kind (and which operands it
-/// reads transposed), or "" if the op stays.
-std::string runtimeSymbol(linalg::LinalgOp op, SmallVector<bool> &transposed) {
+/// reads transposed), or "" if the op stays. `prefix` names the runtime:
+/// "trace_rt_" (CPU) or "trace_cuda_".
+std::string runtimeSymbol(linalg::LinalgOp op, StringRef prefix,
+                          SmallVector<bool> &transposed) {
   if (!op.hasPureBufferSemantics())
     return "";
   Type element = getElementTypeOrSelf(op.getDpsInits()[0].getType());
@@ -77,10 +103,10 @@ std::string runtimeSymbol(linalg::LinalgOp op, SmallVector<bool> &transposed) {
   std::string name;
   SmallVector<AffineMap> defaults;
   if (isa<linalg::MatmulOp>(op.getOperation())) {
-    name = "trace_rt_matmul_";
+    name = (prefix + "matmul_").str();
     defaults = linalg::MatmulOp::getDefaultIndexingMaps(ctx);
   } else if (isa<linalg::BatchMatmulOp>(op.getOperation())) {
-    name = "trace_rt_batch_matmul_";
+    name = (prefix + "batch_matmul_").str();
     defaults = linalg::BatchMatmulOp::getDefaultIndexingMaps(ctx);
   } else {
     return "";
@@ -89,7 +115,43 @@ std::string runtimeSymbol(linalg::LinalgOp op, SmallVector<bool> &transposed) {
   if (failed(flags))
     return "";
   transposed = std::move(*flags);
+  if (prefix == "trace_cuda_")
+    if (!llvm::all_of(op->getOperands(), blasReadable))
+      return "";
   return name + suffix;
+}
+
+/// The buffer `value` is a view of (itself if it is no view).
+Value viewRoot(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
+/// The `linalg.fill` of +0.0 that initializes `op`'s output right before it
+/// (only allocations and ops without memory effects in between), or null.
+/// The call then overwrites C (beta = 0) and the fill goes: on the GPU, one
+/// kernel less per matmul. C must be a fresh allocation that no input is a
+/// view of, or the fill would also have zeroed an input.
+linalg::FillOp zeroFillBefore(linalg::LinalgOp op) {
+  Value init = op.getDpsInits()[0];
+  if (!init.getDefiningOp<memref::AllocOp>())
+    return nullptr;
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (viewRoot(input->get()) == init)
+      return nullptr;
+  for (Operation *prev = op->getPrevNode(); prev;
+       prev = prev->getPrevNode()) {
+    if (auto fill = dyn_cast<linalg::FillOp>(prev)) {
+      if (fill.getOutputs()[0] == init &&
+          matchPattern(fill.getInputs()[0], m_PosZeroFloat()))
+        return fill;
+      return nullptr;
+    }
+    if (!isMemoryEffectFree(prev) && !isa<memref::AllocOp>(prev))
+      return nullptr;
+  }
+  return nullptr;
 }
 
 /// A view of `value` with its last two dims swapped (no copy).
@@ -105,9 +167,21 @@ Value transposedView(OpBuilder &b, Location loc, Value value) {
 
 struct TraceLinalgToBLASPass final
     : trace::impl::TraceLinalgToBLASPassBase<TraceLinalgToBLASPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
+    StringRef prefix;
+    if (runtime == "cpu") {
+      prefix = "trace_rt_";
+    } else if (runtime == "cuda") {
+      prefix = "trace_cuda_";
+    } else {
+      module.emitError() << "trace-linalg-to-blas: unknown runtime '"
+                         << runtime << "' (expected cpu or cuda)";
+      return signalPassFailure();
+    }
     struct Call {
       linalg::LinalgOp op;
       std::string symbol;
@@ -116,7 +190,7 @@ struct TraceLinalgToBLASPass final
     SmallVector<Call> work;
     module.walk([&](linalg::LinalgOp op) {
       SmallVector<bool> transposed;
-      std::string symbol = runtimeSymbol(op, transposed);
+      std::string symbol = runtimeSymbol(op, prefix, transposed);
       if (!symbol.empty())
         work.push_back({op, std::move(symbol), std::move(transposed)});
     });
@@ -135,7 +209,7 @@ struct TraceLinalgToBLASPass final
         callee = func::FuncOp::create(
             rewriter, loc, symbol,
             rewriter.getFunctionType(
-                {operandType, operandType, operandType}, {}));
+                {operandType, operandType, operandType, element}, {}));
         callee.setPrivate();
         // The runtime implements the C interface (_mlir_ciface_<symbol>),
         // which takes pointers to memref descriptors.
@@ -154,6 +228,14 @@ struct TraceLinalgToBLASPass final
                          : operand;
         args.push_back(memref::CastOp::create(rewriter, loc, operandType, view));
       }
+      // C = A B + beta C: beta 0 replaces a zero fill just before.
+      double beta = 1.0;
+      if (linalg::FillOp fill = zeroFillBefore(op)) {
+        rewriter.eraseOp(fill);
+        beta = 0.0;
+      }
+      args.push_back(arith::ConstantOp::create(
+          rewriter, loc, element, rewriter.getFloatAttr(element, beta)));
       func::CallOp::create(rewriter, loc, callee, args);
       rewriter.eraseOp(op);
     }

@@ -4,7 +4,7 @@
 // RUN: trace-opt %trace_src_root/examples/mlp_blocks.mlir --trace-cpu-pipeline | FileCheck %s --implicit-check-not=trace. --implicit-check-not=linalg. --implicit-check-not=tensor. --implicit-check-not=memref. --implicit-check-not=unrealized_conversion_cast
 // RUN: trace-opt %trace_src_root/examples/mlp_blocks.mlir --trace-cpu-pipeline="blas=false" | FileCheck %s --check-prefix=LOOPS
 
-// CHECK: llvm.func @_mlir_ciface_trace_rt_matmul_f32(!llvm.ptr, !llvm.ptr, !llvm.ptr)
+// CHECK: llvm.func @_mlir_ciface_trace_rt_matmul_f32(!llvm.ptr, !llvm.ptr, !llvm.ptr, f32)
 // CHECK: llvm.func @forward(
 // CHECK-COUNT-4: llvm.call @trace_rt_matmul_f32(
 // LOOPS-NOT: trace_rt_matmul

@@ -5,6 +5,7 @@
 // RUN: trace-opt %s -split-input-file -trace-fuse | FileCheck %s --check-prefix=FUSE
 // RUN: trace-opt %s -split-input-file -trace-fuse -trace-gpu-pipeline | FileCheck %s
 // RUN: trace-opt %s -split-input-file -trace-gpu-pipeline | FileCheck %s --check-prefix=UNFUSED
+// RUN: trace-opt %s -split-input-file -trace-fuse -trace-gpu-pipeline=cublas=0 | FileCheck %s --check-prefix=NOBLAS
 
 // Softmax: 3 fusions (max; shifted exp and sum; divide), nothing outside:
 // 3 kernels. Unfused: fill, max, exp, fill, sum, divide.
@@ -67,20 +68,27 @@ func.func @layer_norm(%x: tensor<8x32xf32>, %g: tensor<32xf32>, %b: tensor<32xf3
 
 // -----
 
-// A linear layer with gelu(tanh): the matmul stays outside (a fill and
-// the matmul's loop nest: 2 kernels; the transposed weight is read in
-// place), bias and gelu are 1 fusion: 3 kernels.
-// Unfused, the same: upstream's elementwise fusion already joins this
-// chain.
+// A linear layer with gelu(tanh): the matmul stays outside, a cuBLAS call
+// that overwrites its zero-filled output (beta 0: no fill kernel; the
+// transposed weight is read in place); bias and gelu are 1 fusion: 1
+// kernel and the call. Unfused, the same: upstream's elementwise fusion
+// already joins this chain. Without cuBLAS, the fill and the matmul's loop
+// nest are 2 kernels more (NOBLAS).
 // FUSE-LABEL: func.func @linear_gelu(
 // FUSE-COUNT-1: trace.fusion "
 // FUSE-NOT: trace.fusion "
 // CHECK-LABEL: llvm.func @linear_gelu(
-// CHECK-COUNT-3: gpu.launch_func
+// CHECK-NOT: gpu.launch_func
+// CHECK: llvm.call @trace_cuda_matmul_f32(
+// CHECK: gpu.launch_func
 // CHECK-NOT: gpu.launch_func
 // UNFUSED-LABEL: llvm.func @linear_gelu(
-// UNFUSED-COUNT-3: gpu.launch_func
+// UNFUSED-COUNT-1: gpu.launch_func
 // UNFUSED-NOT: gpu.launch_func
+// NOBLAS-LABEL: llvm.func @linear_gelu(
+// NOBLAS-COUNT-3: gpu.launch_func
+// NOBLAS-NOT: gpu.launch_func
+// NOBLAS-NOT: llvm.call @trace_cuda
 func.func @linear_gelu(%x: tensor<8x16xf32>, %w: tensor<32x16xf32>, %b: tensor<32xf32>) -> tensor<8x32xf32> {
   %wt = trace.transpose %w, perm = [1, 0] : tensor<32x16xf32> -> tensor<16x32xf32>
   %m = trace.matmul %x, %wt : tensor<8x16xf32>, tensor<16x32xf32> -> tensor<8x32xf32>

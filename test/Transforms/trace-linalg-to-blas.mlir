@@ -1,15 +1,25 @@
 // f32/f64 matmuls on buffers become calls of the runtime's BLAS entry
-// points; transposed operands go as strided views; other types stay.
+// points; transposed operands go as strided views; other types stay. With
+// runtime=cuda, the CUDA runtime's cuBLAS entry points, and only for
+// operands whose static strides cuBLAS can read.
 // RUN: trace-opt %s -trace-linalg-to-blas -split-input-file | FileCheck %s
+// RUN: trace-opt %s -trace-linalg-to-blas=runtime=cuda -split-input-file | FileCheck %s --check-prefix=CUDA
+// RUN: not trace-opt %s -trace-linalg-to-blas=runtime=rocm -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: error: trace-linalg-to-blas: unknown runtime 'rocm' (expected cpu or cuda)
 
-// CHECK-LABEL: func.func private @trace_rt_matmul_f32(memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>) attributes {llvm.emit_c_interface}
+// CHECK-LABEL: func.func private @trace_rt_matmul_f32(memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, f32) attributes {llvm.emit_c_interface}
 // CHECK-LABEL: func @matmul
 // CHECK-SAME: (%[[A:.*]]: memref<8x16xf32>, %[[B:.*]]: memref<16x4xf32>, %[[C:.*]]: memref<8x4xf32>)
 // CHECK: %[[CA:.*]] = memref.cast %[[A]]
 // CHECK: %[[CB:.*]] = memref.cast %[[B]]
 // CHECK: %[[CC:.*]] = memref.cast %[[C]]
-// CHECK: call @trace_rt_matmul_f32(%[[CA]], %[[CB]], %[[CC]])
+// CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK: call @trace_rt_matmul_f32(%[[CA]], %[[CB]], %[[CC]], %[[ONE]])
 // CHECK-NOT: linalg.matmul
+// CUDA-LABEL: func.func private @trace_cuda_matmul_f32(memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, f32) attributes {llvm.emit_c_interface}
+// CUDA-LABEL: func @matmul
+// CUDA: call @trace_cuda_matmul_f32(
+// CUDA-NOT: linalg.matmul
 func.func @matmul(%a: memref<8x16xf32>, %b: memref<16x4xf32>, %c: memref<8x4xf32>) {
   linalg.matmul ins(%a, %b : memref<8x16xf32>, memref<16x4xf32>) outs(%c : memref<8x4xf32>)
   return
@@ -21,7 +31,10 @@ func.func @matmul(%a: memref<8x16xf32>, %b: memref<16x4xf32>, %c: memref<8x4xf32
 // CHECK-SAME: (%[[X:.*]]: memref<8x16xf64>, %[[W:.*]]: memref<32x16xf64>
 // CHECK: %[[WT:.*]] = memref.transpose %[[W]] (d0, d1) -> (d1, d0)
 // CHECK: %[[CW:.*]] = memref.cast %[[WT]]
-// CHECK: call @trace_rt_matmul_f64(%{{.*}}, %[[CW]], %{{.*}})
+// CHECK: call @trace_rt_matmul_f64(%{{.*}}, %[[CW]], %{{.*}}, %{{.*}})
+// CUDA-LABEL: func @transposed_weight
+// CUDA: memref.transpose
+// CUDA: call @trace_cuda_matmul_f64(
 func.func @transposed_weight(%x: memref<8x16xf64>, %w: memref<32x16xf64>, %c: memref<8x32xf64>) {
   linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
                                  affine_map<(d0, d1, d2) -> (d1, d2)>,
@@ -34,8 +47,94 @@ func.func @transposed_weight(%x: memref<8x16xf64>, %w: memref<32x16xf64>, %c: me
 
 // CHECK-LABEL: func @batch
 // CHECK: call @trace_rt_batch_matmul_f32
+// CUDA-LABEL: func @batch
+// CUDA: call @trace_cuda_batch_matmul_f32
 func.func @batch(%a: memref<2x8x16xf32>, %b: memref<2x16x4xf32>, %c: memref<2x8x4xf32>) {
   linalg.batch_matmul ins(%a, %b : memref<2x8x16xf32>, memref<2x16x4xf32>) outs(%c : memref<2x8x4xf32>)
+  return
+}
+
+// -----
+
+// A fill of +0.0 of a fresh allocation right before the matmul
+// (allocations and pure ops in between) becomes beta = 0 and goes; a fill
+// of another value, of another buffer, of a function argument, or with a
+// write in between stays (beta = 1), as does one whose buffer an input
+// views (@zero_fill_aliased).
+// CHECK-LABEL: func @zero_fill
+// CHECK-NOT: linalg.fill
+// CHECK: memref.cast
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: call @trace_rt_matmul_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[ZERO]])
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[C2:.*]] : memref<8x4xf32>)
+// CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK: call @trace_rt_matmul_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[ONE]])
+// CHECK: linalg.fill
+// CHECK: linalg.fill
+// CHECK: call @trace_rt_matmul_f32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+// CHECK: linalg.fill
+// CHECK: memref.store
+// CHECK: call @trace_rt_matmul_f32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+// CUDA-LABEL: func @zero_fill
+// CUDA-NOT: linalg.fill
+// CUDA: memref.cast
+// CUDA: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CUDA: call @trace_cuda_matmul_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[ZERO]])
+// CUDA-COUNT-4: linalg.fill
+func.func @zero_fill(%a: memref<8x16xf32>, %b: memref<16x4xf32>, %c2: memref<8x4xf32>,
+                     %d: memref<8x4xf32>) -> (memref<8x4xf32>, memref<8x4xf32>, memref<8x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %i = arith.constant 0 : index
+  %c = memref.alloc() : memref<8x4xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<8x4xf32>)
+  %other = memref.alloc() : memref<8x4xf32>
+  linalg.matmul ins(%a, %b : memref<8x16xf32>, memref<16x4xf32>) outs(%c : memref<8x4xf32>)
+  linalg.fill ins(%one : f32) outs(%c2 : memref<8x4xf32>)
+  linalg.matmul ins(%a, %b : memref<8x16xf32>, memref<16x4xf32>) outs(%c2 : memref<8x4xf32>)
+  linalg.fill ins(%zero : f32) outs(%d : memref<8x4xf32>)
+  linalg.fill ins(%zero : f32) outs(%other : memref<8x4xf32>)
+  linalg.matmul ins(%a, %b : memref<8x16xf32>, memref<16x4xf32>) outs(%d : memref<8x4xf32>)
+  linalg.fill ins(%zero : f32) outs(%other : memref<8x4xf32>)
+  memref.store %one, %other[%i, %i] : memref<8x4xf32>
+  linalg.matmul ins(%a, %b : memref<8x16xf32>, memref<16x4xf32>) outs(%other : memref<8x4xf32>)
+  return %c, %d, %other : memref<8x4xf32>, memref<8x4xf32>, memref<8x4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @zero_fill_aliased
+// CHECK: linalg.fill
+// CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK: call @trace_rt_matmul_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[ONE]])
+func.func @zero_fill_aliased(%b: memref<4x4xf32>) -> memref<4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<4x4xf32>
+  %view = memref.subview %c[0, 0] [4, 4] [1, 1] : memref<4x4xf32> to memref<4x4xf32, strided<[4, 1]>>
+  linalg.fill ins(%zero : f32) outs(%c : memref<4x4xf32>)
+  linalg.matmul ins(%view, %b : memref<4x4xf32, strided<[4, 1]>>, memref<4x4xf32>) outs(%c : memref<4x4xf32>)
+  return %c : memref<4x4xf32>
+}
+
+// -----
+
+// Operands with a unit stride in neither of the last two dims: OpenBLAS's
+// runtime loops over them, cuBLAS cannot take them (the matmul stays and
+// becomes a kernel). A static unit dim's stride does not matter; a dynamic
+// stride is not known to be 1.
+// CHECK-LABEL: func @strided
+// CHECK-COUNT-3: call @trace_rt_matmul_f32
+// CUDA-LABEL: func @strided
+// CUDA: linalg.matmul
+// CUDA: call @trace_cuda_matmul_f32
+// CUDA: linalg.matmul
+// CUDA-NOT: call
+func.func @strided(%a: memref<8x16xf32, strided<[32, 2]>>, %b: memref<16x4xf32>,
+                   %c: memref<8x4xf32>, %row: memref<1x16xf32, strided<[64, 4]>>,
+                   %c1: memref<1x4xf32>, %dyn: memref<8x16xf32, strided<[?, ?]>>) {
+  linalg.matmul ins(%a, %b : memref<8x16xf32, strided<[32, 2]>>, memref<16x4xf32>) outs(%c : memref<8x4xf32>)
+  linalg.matmul ins(%row, %b : memref<1x16xf32, strided<[64, 4]>>, memref<16x4xf32>) outs(%c1 : memref<1x4xf32>)
+  linalg.matmul ins(%dyn, %b : memref<8x16xf32, strided<[?, ?]>>, memref<16x4xf32>) outs(%c : memref<8x4xf32>)
   return
 }
 
@@ -44,6 +143,8 @@ func.func @batch(%a: memref<2x8x16xf32>, %b: memref<2x16x4xf32>, %c: memref<2x8x
 // Half precision, mixed types, tensors and other maps are left alone.
 // CHECK-LABEL: func @left_alone
 // CHECK-NOT: call
+// CUDA-LABEL: func @left_alone
+// CUDA-NOT: call
 // CHECK: linalg.matmul
 // CHECK: linalg.matmul
 // CHECK: linalg.matmul

@@ -386,8 +386,12 @@ std::string makeHeader(StringRef name, ArrayRef<Entry> entries, bool cuda,
           "primary\n"
        << " * context's cuMemAlloc) of device 0. A call returns when the "
           "results\n"
-       << " * are written (it synchronizes). Needs only the CUDA driver "
-          "(libcuda.so.1).\n";
+       << " * are written (it synchronizes). Needs the CUDA driver "
+          "(libcuda.so.1)\n"
+       << " * and, for matmuls, cuBLAS (libcublas.so.13 or .12, loaded at "
+          "the first\n"
+       << " * matmul; the environment variable TRACE_CUBLAS names another "
+          "file).\n";
   else
     os << " * All pointers are host pointers. Inputs are only read.\n";
   os << " * f16 and bf16 elements are their 16-bit patterns (uint16_t); i1 "

@@ -70,6 +70,11 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       *this, "opt-level",
       llvm::cl::desc("LLVM optimization level of the kernels"),
       llvm::cl::init(2)};
+  PassOptions::Option<bool> cublas{
+      *this, "cublas",
+      llvm::cl::desc("Call the runtime's cuBLAS for f32/f64 matmuls "
+                     "(otherwise each becomes a kernel)"),
+      llvm::cl::init(true)};
 };
 
 /// trace ops -> linalg on tensors -> buffers -> GPU kernels -> NVVM -> PTX,
@@ -80,13 +85,16 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
 ///     transposed matmul operands read in place;
 ///  2. the CPU pipeline's bufferization (read-only inputs, identity-layout
 ///     boundaries, results owned by the caller, deallocation);
-///  3. trace-gpu-map-linalg: every linalg op, matmuls included, becomes one
+///  3. trace-linalg-to-blas{runtime=cuda} (option cublas): f32/f64
+///     matmuls become calls of the runtime's cuBLAS gemm;
+///     trace-gpu-map-linalg: every other linalg op becomes one
 ///     scf.parallel nest collapsed onto a 1-D grid (block-size threads per
 ///     block, reductions as a loop in each thread); upstream
 ///     convert-parallel-loops-to-gpu makes each a gpu.launch;
 ///     trace-gpu-device-memory moves allocations to the device;
 ///     gpu-kernel-outlining (one gpu.module per kernel); gpu-async-region
-///     (one stream per call, synchronized before returning);
+///     (a stream per run of GPU ops, synchronized before returning and
+///     before each matmul call);
 ///  4. upstream gpu-lower-to-nvvm-pipeline's steps, with chip/features, and
 ///     gpu-module-to-binary with the toolkit, so libdevice is linked.
 ///

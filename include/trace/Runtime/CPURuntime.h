@@ -14,22 +14,27 @@
 
 extern "C" {
 
-/// C += A B for row-major-strided 2-D f32 / f64 memrefs (OpenBLAS gemm; a
-/// plain loop for layouts gemm cannot take).
+/// C = A B + beta C for strided 2-D f32 / f64 memrefs (OpenBLAS gemm; a
+/// plain loop for layouts gemm cannot take). beta is 1 (a matmul's
+/// accumulation) or 0 (C is not read: it may hold anything).
 void _mlir_ciface_trace_rt_matmul_f32(StridedMemRefType<float, 2> *a,
                                       StridedMemRefType<float, 2> *b,
-                                      StridedMemRefType<float, 2> *c);
+                                      StridedMemRefType<float, 2> *c,
+                                      float beta);
 void _mlir_ciface_trace_rt_matmul_f64(StridedMemRefType<double, 2> *a,
                                       StridedMemRefType<double, 2> *b,
-                                      StridedMemRefType<double, 2> *c);
+                                      StridedMemRefType<double, 2> *c,
+                                      double beta);
 
-/// C[i] += A[i] B[i] for each batch index i.
+/// C[i] = A[i] B[i] + beta C[i] for each batch index i.
 void _mlir_ciface_trace_rt_batch_matmul_f32(StridedMemRefType<float, 3> *a,
                                             StridedMemRefType<float, 3> *b,
-                                            StridedMemRefType<float, 3> *c);
+                                            StridedMemRefType<float, 3> *c,
+                                            float beta);
 void _mlir_ciface_trace_rt_batch_matmul_f64(StridedMemRefType<double, 3> *a,
                                             StridedMemRefType<double, 3> *b,
-                                            StridedMemRefType<double, 3> *c);
+                                            StridedMemRefType<double, 3> *c,
+                                            double beta);
 
 /// A symbol a tool references so the linker keeps the runtime library.
 int traceRuntimeAbiVersion();

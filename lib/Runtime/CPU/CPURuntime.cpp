@@ -9,8 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "trace/Runtime/CPURuntime.h"
+#include "trace/Runtime/GemmLayout.h"
 
-#include <algorithm>
 #include <cblas.h>
 #include <cstdint>
 
@@ -20,85 +20,68 @@ template <typename T> struct Gemm;
 template <> struct Gemm<float> {
   static void run(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int64_t m,
                   int64_t n, int64_t k, const float *a, int64_t lda,
-                  const float *b, int64_t ldb, float *c, int64_t ldc) {
-    cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, 1.0f, a, lda, b, ldb, 1.0f, c,
+                  const float *b, int64_t ldb, float beta, float *c,
+                  int64_t ldc) {
+    cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, 1.0f, a, lda, b, ldb, beta, c,
                 ldc);
   }
 };
 template <> struct Gemm<double> {
   static void run(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int64_t m,
                   int64_t n, int64_t k, const double *a, int64_t lda,
-                  const double *b, int64_t ldb, double *c, int64_t ldc) {
-    cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, 1.0, a, lda, b, ldb, 1.0, c,
+                  const double *b, int64_t ldb, double beta, double *c,
+                  int64_t ldc) {
+    cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, 1.0, a, lda, b, ldb, beta, c,
                 ldc);
   }
 };
 
-/// How gemm can read a rows x cols matrix with these strides: row-major
-/// (unit column stride) as is, column-major (unit row stride) as the
-/// transpose of a row-major matrix. `ld` is the leading dimension; false if
-/// neither (the caller falls back to loops). A dim of size 1 has an
-/// arbitrary stride, so it is treated as whatever fits.
-struct Layout {
-  CBLAS_TRANSPOSE trans = CblasNoTrans;
-  int64_t ld = 0;
-};
-bool gemmLayout(int64_t rows, int64_t cols, int64_t rowStride,
-                int64_t colStride, Layout &layout) {
-  if (cols == 1 || colStride == 1) {
-    int64_t ld = rows <= 1 ? std::max<int64_t>(cols, 1) : rowStride;
-    if (ld >= std::max<int64_t>(cols, 1)) {
-      layout = {CblasNoTrans, ld};
-      return true;
-    }
-  }
-  if (rows == 1 || rowStride == 1) {
-    int64_t ld = cols <= 1 ? std::max<int64_t>(rows, 1) : colStride;
-    if (ld >= std::max<int64_t>(rows, 1)) {
-      layout = {CblasTrans, ld};
-      return true;
-    }
-  }
-  return false;
-}
-
-/// C += A B on one matrix, given base pointers and strides.
+/// C = A B + beta C on one matrix, given base pointers and strides. With
+/// beta 0, C is not read (it may hold anything, NaN included).
 template <typename T>
 void matmul(int64_t m, int64_t n, int64_t k, const T *a, const int64_t *sa,
-            const T *b, const int64_t *sb, T *c, const int64_t *sc) {
-  if (m == 0 || n == 0 || k == 0)
+            const T *b, const int64_t *sb, T beta, T *c, const int64_t *sc) {
+  if (m == 0 || n == 0)
     return;
-  Layout la, lb, lc;
-  if (gemmLayout(m, k, sa[0], sa[1], la) && gemmLayout(k, n, sb[0], sb[1], lb) &&
-      gemmLayout(m, n, sc[0], sc[1], lc) && lc.trans == CblasNoTrans) {
-    Gemm<T>::run(la.trans, lb.trans, m, n, k, a, la.ld, b, lb.ld, c, lc.ld);
+  using trace::runtime::gemmLayout;
+  trace::runtime::GemmLayout la, lb, lc;
+  if (k > 0 && gemmLayout(m, k, sa[0], sa[1], la) &&
+      gemmLayout(k, n, sb[0], sb[1], lb) &&
+      gemmLayout(m, n, sc[0], sc[1], lc) && !lc.columnMajor) {
+    auto trans = [](const trace::runtime::GemmLayout &layout) {
+      return layout.columnMajor ? CblasTrans : CblasNoTrans;
+    };
+    Gemm<T>::run(trans(la), trans(lb), m, n, k, a, la.ld, b, lb.ld, beta, c,
+                 lc.ld);
     return;
   }
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j) {
-      T sum = c[i * sc[0] + j * sc[1]];
+      T &out = c[i * sc[0] + j * sc[1]];
+      T sum = beta == T(0) ? T(0) : beta * out;
       for (int64_t p = 0; p < k; ++p)
         sum += a[i * sa[0] + p * sa[1]] * b[p * sb[0] + j * sb[1]];
-      c[i * sc[0] + j * sc[1]] = sum;
+      out = sum;
     }
 }
 
 template <typename T>
 void matmul2d(StridedMemRefType<T, 2> *a, StridedMemRefType<T, 2> *b,
-              StridedMemRefType<T, 2> *c) {
+              StridedMemRefType<T, 2> *c, T beta) {
   matmul<T>(c->sizes[0], c->sizes[1], a->sizes[1], a->data + a->offset,
-            a->strides, b->data + b->offset, b->strides, c->data + c->offset,
-            c->strides);
+            a->strides, b->data + b->offset, b->strides, beta,
+            c->data + c->offset, c->strides);
 }
 
 template <typename T>
 void batchMatmul(StridedMemRefType<T, 3> *a, StridedMemRefType<T, 3> *b,
-                 StridedMemRefType<T, 3> *c) {
+                 StridedMemRefType<T, 3> *c, T beta) {
   for (int64_t batch = 0; batch < c->sizes[0]; ++batch)
     matmul<T>(c->sizes[1], c->sizes[2], a->sizes[2],
               a->data + a->offset + batch * a->strides[0], a->strides + 1,
               b->data + b->offset + batch * b->strides[0], b->strides + 1,
-              c->data + c->offset + batch * c->strides[0], c->strides + 1);
+              beta, c->data + c->offset + batch * c->strides[0],
+              c->strides + 1);
 }
 
 } // namespace
@@ -107,24 +90,28 @@ extern "C" {
 
 void _mlir_ciface_trace_rt_matmul_f32(StridedMemRefType<float, 2> *a,
                                       StridedMemRefType<float, 2> *b,
-                                      StridedMemRefType<float, 2> *c) {
-  matmul2d(a, b, c);
+                                      StridedMemRefType<float, 2> *c,
+                                      float beta) {
+  matmul2d(a, b, c, beta);
 }
 void _mlir_ciface_trace_rt_matmul_f64(StridedMemRefType<double, 2> *a,
                                       StridedMemRefType<double, 2> *b,
-                                      StridedMemRefType<double, 2> *c) {
-  matmul2d(a, b, c);
+                                      StridedMemRefType<double, 2> *c,
+                                      double beta) {
+  matmul2d(a, b, c, beta);
 }
 void _mlir_ciface_trace_rt_batch_matmul_f32(StridedMemRefType<float, 3> *a,
                                             StridedMemRefType<float, 3> *b,
-                                            StridedMemRefType<float, 3> *c) {
-  batchMatmul(a, b, c);
+                                            StridedMemRefType<float, 3> *c,
+                                            float beta) {
+  batchMatmul(a, b, c, beta);
 }
 void _mlir_ciface_trace_rt_batch_matmul_f64(StridedMemRefType<double, 3> *a,
                                             StridedMemRefType<double, 3> *b,
-                                            StridedMemRefType<double, 3> *c) {
-  batchMatmul(a, b, c);
+                                            StridedMemRefType<double, 3> *c,
+                                            double beta) {
+  batchMatmul(a, b, c, beta);
 }
 
-int traceRuntimeAbiVersion() { return 1; }
+int traceRuntimeAbiVersion() { return 2; }
 }

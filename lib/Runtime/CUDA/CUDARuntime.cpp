@@ -8,12 +8,19 @@
 //===----------------------------------------------------------------------===//
 
 #include "trace/Runtime/CUDARuntime.h"
+#include "trace/Runtime/CUDABlas.h"
+#include "trace/Runtime/GemmLayout.h"
 
+#include <cublas_v2.h>
 #include <cuda.h>
+#include <dlfcn.h>
 
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -56,6 +63,165 @@ void useContext() {
 }
 
 CUstream asStream(void *stream) { return static_cast<CUstream>(stream); }
+
+//===----------------------------------------------------------------------===//
+// cuBLAS
+//===----------------------------------------------------------------------===//
+//
+// cuBLAS is opened with dlopen at the first matmul rather than linked, so a
+// program's only link-time CUDA dependency stays libcuda.so.1: one without
+// matmuls runs where only the driver is installed, and one with matmuls
+// says which library it is missing. cuBLAS runs in the primary context this
+// runtime makes current, on the legacy default stream.
+
+[[noreturn]] void failRuntime(const char *message, const char *detail) {
+  std::fprintf(stderr, "trace CUDA runtime: %s%s\n", message, detail);
+  std::fflush(stderr);
+  std::abort();
+}
+
+struct CuBLAS {
+  decltype(&cublasCreate_v2) create = nullptr;
+  decltype(&cublasGetStatusString) statusString = nullptr;
+  decltype(&cublasSgemm_v2) sgemm = nullptr;
+  decltype(&cublasDgemm_v2) dgemm = nullptr;
+  decltype(&cublasSgemmStridedBatched) sgemmBatched = nullptr;
+  decltype(&cublasDgemmStridedBatched) dgemmBatched = nullptr;
+  cublasHandle_t handle = nullptr;
+};
+
+void checkBLAS(const CuBLAS &blas, const char *call, cublasStatus_t status) {
+  if (status == CUBLAS_STATUS_SUCCESS)
+    return;
+  std::string message = std::string(call) + " failed: ";
+  failRuntime(message.c_str(),
+              blas.statusString ? blas.statusString(status) : "");
+}
+
+/// cuBLAS, loaded and given a handle on first use. TRACE_CUBLAS, when set,
+/// names the one library file to load instead of the usual sonames.
+const CuBLAS &cublas() {
+  static CuBLAS blas;
+  static std::once_flag loaded;
+  std::call_once(loaded, [] {
+    const char *chosen = std::getenv("TRACE_CUBLAS");
+    std::vector<const char *> names = {"libcublas.so.13", "libcublas.so.12"};
+    if (chosen && *chosen)
+      names = {chosen};
+    void *library = nullptr;
+    for (const char *name : names)
+      if ((library = dlopen(name, RTLD_NOW | RTLD_LOCAL)))
+        break;
+    if (!library)
+      failRuntime("matmuls need cuBLAS (libcublas.so.13 or .12, or the "
+                  "file TRACE_CUBLAS names), which could not be loaded: ",
+                  dlerror());
+    auto symbol = [&](auto &function, const char *name) {
+      function = reinterpret_cast<std::remove_reference_t<decltype(function)>>(
+          dlsym(library, name));
+      if (!function)
+        failRuntime("cuBLAS lacks ", name);
+    };
+    symbol(blas.create, "cublasCreate_v2");
+    symbol(blas.statusString, "cublasGetStatusString");
+    symbol(blas.sgemm, "cublasSgemm_v2");
+    symbol(blas.dgemm, "cublasDgemm_v2");
+    symbol(blas.sgemmBatched, "cublasSgemmStridedBatched");
+    symbol(blas.dgemmBatched, "cublasDgemmStridedBatched");
+    checkBLAS(blas, "cublasCreate_v2", blas.create(&blas.handle));
+  });
+  return blas;
+}
+
+/// One operand as cuBLAS reads it. cuBLAS is column-major: a row-major
+/// matrix is, to cuBLAS, its transpose with the same leading dimension (and
+/// a column-major one is itself, read with CUBLAS_OP_T to transpose it), so
+/// the runtime asks cuBLAS for C^T = B^T A^T.
+struct BLASOperand {
+  cublasOperation_t op;
+  int ld;
+};
+
+int toInt(int64_t value, const char *what) {
+  if (value < 0 || value > INT_MAX)
+    failRuntime("a matmul is too large for cuBLAS's int sizes: ", what);
+  return static_cast<int>(value);
+}
+
+BLASOperand blasOperand(int64_t rows, int64_t cols, const int64_t *strides,
+                        const char *name) {
+  trace::runtime::GemmLayout layout;
+  if (!trace::runtime::gemmLayout(rows, cols, strides[0], strides[1], layout))
+    failRuntime("cuBLAS cannot read the strides of matmul operand ", name);
+  return {layout.columnMajor ? CUBLAS_OP_T : CUBLAS_OP_N,
+          toInt(layout.ld, "leading dimension")};
+}
+
+template <typename T> struct GemmCall;
+template <> struct GemmCall<float> {
+  static auto single(const CuBLAS &b) { return b.sgemm; }
+  static auto batched(const CuBLAS &b) { return b.sgemmBatched; }
+};
+template <> struct GemmCall<double> {
+  static auto single(const CuBLAS &b) { return b.dgemm; }
+  static auto batched(const CuBLAS &b) { return b.dgemmBatched; }
+};
+
+/// C[i] = A[i] B[i] + beta C[i] for `batch` matrices, each operand's
+/// `batchA` / `batchB` / `batchC` elements apart (one matrix: batch 1),
+/// then waits for it: host code
+/// synchronized its stream before the call, and runs what follows on a new
+/// stream. With beta 0, C is not read.
+template <typename T>
+void gemm(int64_t batch, int64_t m, int64_t n, int64_t k, const T *a,
+          const int64_t *sa, int64_t batchA, const T *b, const int64_t *sb,
+          int64_t batchB, T beta, T *c, const int64_t *sc, int64_t batchC) {
+  useContext();
+  if (batch == 0 || m == 0 || n == 0)
+    return;
+  // With k = 0, A and B have no elements and their strides may be
+  // anything; cuBLAS then only scales C by beta.
+  // (Leading dimensions as cuBLAS checks them for its k x m and n x k.)
+  BLASOperand la = k == 0 ? BLASOperand{CUBLAS_OP_N, 1}
+                          : blasOperand(m, k, sa, "A");
+  BLASOperand lb = k == 0 ? BLASOperand{CUBLAS_OP_N, toInt(n, "n")}
+                          : blasOperand(k, n, sb, "B");
+  BLASOperand lc = blasOperand(m, n, sc, "C");
+  if (lc.op != CUBLAS_OP_N)
+    failRuntime("cuBLAS cannot write a column-major matmul result", "");
+  const CuBLAS &blas = cublas();
+  const T one = 1;
+  int in = toInt(n, "n"), im = toInt(m, "m"), ik = toInt(k, "k");
+  if (batch == 1)
+    checkBLAS(blas, "cublas?gemm",
+              GemmCall<T>::single(blas)(blas.handle, lb.op, la.op, in, im, ik,
+                                        &one, b, lb.ld, a, la.ld, &beta, c,
+                                        lc.ld));
+  else
+    checkBLAS(blas, "cublas?gemmStridedBatched",
+              GemmCall<T>::batched(blas)(
+                  blas.handle, lb.op, la.op, in, im, ik, &one, b, lb.ld,
+                  batchB, a, la.ld, batchA, &beta, c, lc.ld, batchC,
+                  toInt(batch, "batch")));
+  CHECK(cuStreamSynchronize(nullptr));
+}
+
+template <typename T>
+void matmul2d(StridedMemRefType<T, 2> *a, StridedMemRefType<T, 2> *b,
+              StridedMemRefType<T, 2> *c, T beta) {
+  gemm<T>(1, c->sizes[0], c->sizes[1], a->sizes[1], a->data + a->offset,
+          a->strides, 0, b->data + b->offset, b->strides, 0, beta,
+          c->data + c->offset, c->strides, 0);
+}
+
+template <typename T>
+void batchMatmul(StridedMemRefType<T, 3> *a, StridedMemRefType<T, 3> *b,
+                 StridedMemRefType<T, 3> *c, T beta) {
+  gemm<T>(c->sizes[0], c->sizes[1], c->sizes[2], a->sizes[2],
+          a->data + a->offset, a->strides + 1, a->strides[0],
+          b->data + b->offset, b->strides + 1, b->strides[0], beta,
+          c->data + c->offset, c->strides + 1, c->strides[0]);
+}
 
 } // namespace
 
@@ -208,5 +374,30 @@ void mgpuMemset16(void *dst, uint16_t value, uint64_t count, void *stream) {
 }
 
 void mgpuSetDefaultDevice(int32_t device) { defaultDevice = device; }
+
+void _mlir_ciface_trace_cuda_matmul_f32(StridedMemRefType<float, 2> *a,
+                                        StridedMemRefType<float, 2> *b,
+                                        StridedMemRefType<float, 2> *c,
+                                        float beta) {
+  matmul2d(a, b, c, beta);
+}
+void _mlir_ciface_trace_cuda_matmul_f64(StridedMemRefType<double, 2> *a,
+                                        StridedMemRefType<double, 2> *b,
+                                        StridedMemRefType<double, 2> *c,
+                                        double beta) {
+  matmul2d(a, b, c, beta);
+}
+void _mlir_ciface_trace_cuda_batch_matmul_f32(StridedMemRefType<float, 3> *a,
+                                              StridedMemRefType<float, 3> *b,
+                                              StridedMemRefType<float, 3> *c,
+                                              float beta) {
+  batchMatmul(a, b, c, beta);
+}
+void _mlir_ciface_trace_cuda_batch_matmul_f64(StridedMemRefType<double, 3> *a,
+                                              StridedMemRefType<double, 3> *b,
+                                              StridedMemRefType<double, 3> *c,
+                                              double beta) {
+  batchMatmul(a, b, c, beta);
+}
 
 } // extern "C"

@@ -1,11 +1,13 @@
 #!/usr/bin/python3
-"""Checks the CUDA runtime against the mgpu* calls lowered host code makes.
+"""Checks the CUDA runtime against the calls lowered host code makes.
 
     check_abi.py --runtime RUNTIME.ll [--exports NM.txt] HOST.ll...
 
 HOST.ll are LLVM IR files made by `mlir-translate --mlir-to-llvmir` from
 host code (trace-gpu-pipeline's, or gpu-to-llvm's); their
-`declare RET @mgpuX(TYPES)` lines are what the lowering calls. RUNTIME.ll is
+`declare RET @mgpuX(TYPES)` lines (and `@_mlir_ciface_trace_cuda_X`, the
+matmul calls of trace-linalg-to-blas{runtime=cuda}) are what the lowering
+calls. RUNTIME.ll is
 the runtime compiled to LLVM IR (`clang++ -S -emit-llvm`), whose
 `define ... RET @mgpuX(TYPE attrs %n, ...)` lines are what it implements.
 NM.txt is `nm -D --defined-only` of the shared runtime library.
@@ -20,8 +22,9 @@ import argparse
 import re
 import sys
 
-FUNCTION = re.compile(r'^(declare|define)\s+([^@]*?)\s*@(mgpu\w+)\(([^)]*)\)',
-                      re.M)
+RUNTIME_NAME = r'(?:mgpu\w+|_mlir_ciface_trace_cuda_\w+)'
+FUNCTION = re.compile(r'^(declare|define)\s+([^@]*?)\s*@(' + RUNTIME_NAME +
+                      r')\(([^)]*)\)', re.M)
 # LLVM types that can start a parameter or a return type here.
 TYPE = re.compile(r'^(void|ptr|i\d+|half|bfloat|float|double)\b')
 
@@ -69,7 +72,7 @@ def main():
     defined = signatures(open(args.runtime).read(), 'define')
     exported = None
     if args.exports:
-        exported = set(re.findall(r'\s[TW]\s+(mgpu\w+)$',
+        exported = set(re.findall(r'\s[TW]\s+(' + RUNTIME_NAME + r')$',
                                   open(args.exports).read(), re.M))
 
     problems = 0
@@ -88,7 +91,7 @@ def main():
         else:
             print(f'ok {name} {show(sig)}')
     if not declared:
-        print('no mgpu function declared in the host code')
+        print('no runtime function declared in the host code')
         return 1
     return 1 if problems else 0
 
