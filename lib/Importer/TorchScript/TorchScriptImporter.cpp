@@ -20,6 +20,8 @@
 #include "trace/Importer/TorchScript.h"
 #include "trace/Importer/TensorBuilder.h"
 
+#include "PickleScan.h"
+
 #include "trace/Dialect/Trace/IR/TraceDialect.h"
 #include "trace/Dialect/Trace/IR/TraceOps.h"
 
@@ -36,6 +38,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Regex.h"
 
+#include <caffe2/serialize/inline_container.h>
 #include <torch/csrc/jit/ir/constants.h>
 #include <torch/csrc/jit/ir/ir.h>
 #include <torch/csrc/jit/serialization/import.h>
@@ -1423,6 +1426,25 @@ OwningOpRef<ModuleOp> Importer::run(jit::Module &root, StringRef path) {
   return module;
 }
 
+/// The first pickle record of the archive with a length that does not fit
+/// (findOversizedPickleLength), as "record 'NAME': ...", or nothing. An
+/// archive LibTorch's reader cannot open is left to jit::load to report.
+std::optional<std::string> findCorruptPickleRecord(const std::string &path) {
+  try {
+    caffe2::serialize::PyTorchStreamReader reader(path);
+    for (const std::string &name : reader.getAllRecords()) {
+      if (!StringRef(name).ends_with("pkl"))
+        continue;
+      auto [bytes, size] = reader.getRecord(name);
+      if (std::optional<std::string> problem = findOversizedPickleLength(
+              static_cast<const uint8_t *>(bytes.get()), size))
+        return "record '" + name + "': " + *problem;
+    }
+  } catch (const std::exception &) {
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 OwningOpRef<ModuleOp>
@@ -1445,6 +1467,13 @@ mlir::trace::importTorchScript(MLIRContext *context, StringRef path,
                             "save the model with torch.jit.save)";
       return nullptr;
     }
+  }
+  // Pickle lengths before LibTorch's unpickler allocates them (PickleScan.h
+  // says why).
+  if (std::optional<std::string> problem = findCorruptPickleRecord(path.str())) {
+    emitError(fileLoc) << "cannot load '" << path
+                       << "' as TorchScript (corrupted archive): " << *problem;
+    return nullptr;
   }
   std::optional<jit::Module> root;
   try {

@@ -5,6 +5,8 @@ from test/Importer/TorchScript/Inputs/ops/linear.pt (no torch needed):
   python3 test/BadInput/Inputs/pt/make_bad_pt.py
 """
 import os
+import pickletools
+import struct
 import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -21,6 +23,16 @@ def rewrite(name, change):
             data = change(info.filename, src.read(info))
             if data is not None:
                 dst.writestr(info.filename, data)
+
+
+def claim_huge_string(pickle):
+    """The pickle with its first BINUNICODE string claiming 0xFFFFFFF0
+    bytes: LibTorch 1.13 would allocate and clear 4 GiB before failing."""
+    for op, _, pos in pickletools.genops(pickle):
+        if op.name == "BINUNICODE":
+            return (pickle[:pos + 1] + struct.pack("<I", 0xFFFFFFF0)
+                    + pickle[pos + 5:])
+    raise ValueError("no BINUNICODE opcode in the pickle")
 
 
 def main():
@@ -43,6 +55,8 @@ def main():
             lambda n, d: b"\x80\x02garbage" if n.endswith("data.pkl") else d)
     rewrite("pickle-truncated.pt",
             lambda n, d: d[: len(d) // 2] if n.endswith("data.pkl") else d)
+    rewrite("pickle-huge-length.pt",
+            lambda n, d: claim_huge_string(d) if n.endswith("data.pkl") else d)
     rewrite("no-code.pt", lambda n, d: None if "/code/" in n else d)
     rewrite("code-garbage.pt",
             lambda n, d: b"def forward(self x):\n  return ((\n"
