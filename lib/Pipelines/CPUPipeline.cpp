@@ -28,6 +28,9 @@ void trace::buildBufferizedLinalgPipeline(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(
       trace::createTraceFoldTransposeIntoMatmulPass());
   pm.addPass(createCanonicalizerPass());
+  // Each matmul and reduction gets its own zero accumulator again (CSE
+  // shared them), so bufferization writes each in place without copies.
+  pm.addNestedPass<func::FuncOp>(trace::createTraceUnshareFillsPass());
 
   // 2. Buffers. Inputs are read-only so the caller's buffers survive;
   // results are freshly allocated identity-layout buffers the caller owns.

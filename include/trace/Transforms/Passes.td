@@ -303,6 +303,21 @@ def TraceFoldTransposeIntoMatmulPass
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def TraceUnshareFillsPass : Pass<"trace-unshare-fills", "func::FuncOp"> {
+  let summary = "Give every linalg destination its own linalg.fill";
+  let description = [{
+    On tensors, before bufferization: a `linalg.fill` whose result is the
+    destination (`outs`) of several linalg ops (CSE merges the identical
+    zero accumulators of matmuls and reductions of one shape) is cloned,
+    with its `tensor.empty`, before each such op but the first. One-shot
+    bufferization then writes each op into its own freshly filled buffer
+    instead of filling one buffer and copying it for every op but the last,
+    and `trace-linalg-to-blas` can replace a matmul's zero fill by beta = 0.
+    A fill with other uses than destinations keeps them.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
 def TraceLinalgToBLASPass : Pass<"trace-linalg-to-blas", "ModuleOp"> {
   let summary = "Call the runtime's BLAS for f32/f64 matmuls on buffers";
   let description = [{
