@@ -55,7 +55,8 @@ export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="suppressions=$supp/ubsan.supp:halt_on_error=1:print_stacktrace=1"
 
 log "Fuzzing $target for $seconds s"
-logfile="$work/../$target.last.log"
+# One log per run, kept: a finding's report must survive the next run.
+logfile="$work/../$target.$(date -u +%Y%m%dT%H%M%SZ).log"
 status=0
 start=$SECONDS
 nice -n 15 "$TRACE_ASAN_BUILD_DIR/bin/$target-fuzzer" \

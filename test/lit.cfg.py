@@ -3,6 +3,7 @@
 # GoogleTest unit tests under unittests/ run as one more lit suite.
 
 import os
+import sys
 
 import lit.formats
 import lit.util
@@ -68,21 +69,13 @@ if os.path.exists(clangxx):
     config.available_features.add("clang")
     config.substitutions.append(("%clangxx", clangxx))
 
-# A sanitizer build (scripts/test.sh --sanitize): every report aborts, so
-# `not` (which accepts exit codes, not signals) can't mistake one for a tool's
-# error exit; suppressions, each with its reason, are in fuzz/sanitizer/.
+# A sanitizer build (scripts/test.sh --sanitize): sanitizer_options.py says
+# what the runtime options are and why.
 if config.trace_sanitizer:
     config.available_features.add("sanitizer")
-    supp = os.path.join(config.trace_src_root, "fuzz", "sanitizer")
-    config.environment["ASAN_OPTIONS"] = ":".join([
-        "abort_on_error=1", "detect_leaks=1", "allow_user_poisoning=0",
-        "suppressions=" + os.path.join(supp, "asan.supp")])
-    config.environment["LSAN_OPTIONS"] = ":".join([
-        "suppressions=" + os.path.join(supp, "lsan.supp"),
-        "print_suppressions=0"])
-    config.environment["UBSAN_OPTIONS"] = ":".join([
-        "abort_on_error=1", "halt_on_error=1", "print_stacktrace=1",
-        "suppressions=" + os.path.join(supp, "ubsan.supp")])
+    sys.path.insert(0, os.path.dirname(__file__))
+    from sanitizer_options import sanitizer_environment
+    config.environment.update(sanitizer_environment(config.trace_src_root))
     # The libFuzzer targets (built with TRACE_ENABLE_FUZZERS): the inputs they
     # found crashing are run again by test/BadInput/fuzz-regressions.test.
     fuzzers = [f for f in ["trace-parse-fuzzer", "trace-opt-fuzzer",

@@ -1,0 +1,1 @@
+rfunc.constatrace.rsqrtnt
