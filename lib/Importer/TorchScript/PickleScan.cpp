@@ -67,6 +67,24 @@ Layout layoutOf(uint8_t op) {
   }
 }
 
+uint64_t readLittleEndian(const uint8_t *bytes, unsigned count) {
+  uint64_t value = 0;
+  for (unsigned i = 0; i < count; ++i)
+    value |= uint64_t(bytes[i]) << (8 * i);
+  return value;
+}
+
+/// A memo index can be at most the number of opcodes before it, so at most
+/// the pickle's size.
+std::string memoMessage(uint8_t op, size_t at, uint64_t index, size_t size) {
+  char message[160];
+  std::snprintf(message, sizeof(message),
+                "opcode 0x%02x at byte %zu stores memo entry %llu, more than "
+                "a %zu-byte pickle can have",
+                op, at, static_cast<unsigned long long>(index), size);
+  return message;
+}
+
 } // namespace
 
 std::optional<std::string>
@@ -88,17 +106,20 @@ mlir::trace::findOversizedPickleLength(const uint8_t *data, size_t size) {
     switch (layout.arg) {
     case Arg::None:
       break;
-    case Arg::Fixed:
+    case Arg::Fixed: {
       if (layout.size > size - pos)
         return std::nullopt;
+      uint64_t value = readLittleEndian(data + pos, layout.size);
       pos += layout.size;
+      // LONG_BINPUT: LibTorch grows its memo table to the index.
+      if (op == 'r' && value > size)
+        return memoMessage(op, at, value, size);
       break;
+    }
     case Arg::Counted: {
       if (layout.size > size - pos)
         return std::nullopt;
-      uint64_t length = 0;
-      for (unsigned i = 0; i < layout.size; ++i)
-        length |= uint64_t(data[pos + i]) << (8 * i);
+      uint64_t length = readLittleEndian(data + pos, layout.size);
       pos += layout.size;
       if (length > size - pos) {
         char message[160];
@@ -112,10 +133,21 @@ mlir::trace::findOversizedPickleLength(const uint8_t *data, size_t size) {
       pos += length;
       break;
     }
-    case Arg::Line:
+    case Arg::Line: {
+      size_t start = pos;
       if (!skipLine())
         return std::nullopt;
+      // PUT: a decimal memo index (LibTorch grows its memo table to it).
+      if (op == 'p') {
+        uint64_t value = 0;
+        for (size_t i = start; i + 1 < pos && value <= size; ++i)
+          if (data[i] >= '0' && data[i] <= '9')
+            value = value * 10 + (data[i] - '0');
+        if (value > size)
+          return memoMessage(op, at, value, size);
+      }
       break;
+    }
     case Arg::Lines2:
       if (!skipLine() || !skipLine())
         return std::nullopt;

@@ -1,11 +1,12 @@
 //===- PickleScan.h - length checks on pickles before LibTorch --*- C++ -*-===//
 //
-// LibTorch 1.13's unpickler (torch::jit::Unpickler::readBytes) allocates
-// and clears whatever length a string, bytes or frame opcode claims, up to
-// 4 GiB, before it finds the record too short: a corrupted length in a .pt
-// costs seconds and gigabytes (a fuzzer input: 18 s and 1.5 GB in a release
-// build, over 90 s under ASan) before the error. The importer scans every
-// pickle record first and rejects such a length with its own diagnostic.
+// LibTorch 1.13's unpickler allocates what a corrupted pickle claims before
+// finding it wrong: readBytes allocates and clears a string of the claimed
+// length (up to 4 GiB: 18 s and 1.5 GB for a fuzzer input in a release
+// build), setInput grows the memo table to the claimed index (30 GB for
+// another, where LLVM's allocation-failure handler aborts). The importer
+// scans every pickle record first and rejects such a claim with its own
+// diagnostic.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,7 +22,10 @@ namespace mlir::trace {
 
 /// Walks the opcodes of a pickle (protocol 2 and later, as torch.jit.save
 /// writes them) and returns a message if a length-prefixed argument claims
-/// more bytes than the pickle has left. Returns nothing for a pickle whose
+/// more bytes than the pickle has left, or a memo index (PUT, LONG_BINPUT)
+/// exceeds the pickle's size: LibTorch grows its memo table to the index
+/// (16 bytes an entry; a fuzzer input asked for 30 GB, and LLVM's
+/// allocation-failure handler aborts). Returns nothing for a pickle whose
 /// lengths fit, and also when it meets an opcode it does not know or a
 /// pickle that ends early: LibTorch reports those cheaply.
 std::optional<std::string> findOversizedPickleLength(const uint8_t *data,

@@ -35,6 +35,16 @@ def claim_huge_string(pickle):
     raise ValueError("no BINUNICODE opcode in the pickle")
 
 
+def claim_huge_memo(pickle):
+    """The pickle with its first BINPUT made a LONG_BINPUT of memo entry
+    0x70000000: LibTorch 1.13 would grow its memo table to 30 GB."""
+    for op, _, pos in pickletools.genops(pickle):
+        if op.name == "BINPUT":
+            return (pickle[:pos] + b"r" + struct.pack("<I", 0x70000000)
+                    + pickle[pos + 2:])
+    raise ValueError("no BINPUT opcode in the pickle")
+
+
 def main():
     raw = open(SRC, "rb").read()
     open(os.path.join(HERE, "empty.pt"), "wb").write(b"")
@@ -57,6 +67,8 @@ def main():
             lambda n, d: d[: len(d) // 2] if n.endswith("data.pkl") else d)
     rewrite("pickle-huge-length.pt",
             lambda n, d: claim_huge_string(d) if n.endswith("data.pkl") else d)
+    rewrite("pickle-huge-memo.pt",
+            lambda n, d: claim_huge_memo(d) if n.endswith("data.pkl") else d)
     rewrite("no-code.pt", lambda n, d: None if "/code/" in n else d)
     rewrite("code-garbage.pt",
             lambda n, d: b"def forward(self x):\n  return ((\n"
