@@ -1,4 +1,4 @@
-//===- PickleScan.cpp - length checks on pickles before LibTorch ---------===//
+//===- PickleScan.cpp - pickle claims checked before LibTorch reads them --===//
 //
 // The opcode table is Python's (Lib/pickle.py, pickletools), which LibTorch's
 // unpickler follows; only the argument sizes matter here. Python's own
@@ -88,7 +88,7 @@ std::string memoMessage(uint8_t op, size_t at, uint64_t index, size_t size) {
 } // namespace
 
 std::optional<std::string>
-mlir::trace::findOversizedPickleLength(const uint8_t *data, size_t size) {
+mlir::trace::findImpossiblePickleClaim(const uint8_t *data, size_t size) {
   size_t pos = 0;
   auto skipLine = [&]() {
     const void *newline = std::memchr(data + pos, '\n', size - pos);

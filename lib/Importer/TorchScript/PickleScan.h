@@ -1,4 +1,4 @@
-//===- PickleScan.h - length checks on pickles before LibTorch --*- C++ -*-===//
+//===- PickleScan.h - pickle claims checked before LibTorch -----*- C++ -*-===//
 //
 // LibTorch 1.13's unpickler allocates what a corrupted pickle claims before
 // finding it wrong: readBytes allocates and clears a string of the claimed
@@ -28,7 +28,7 @@ namespace mlir::trace {
 /// allocation-failure handler aborts). Returns nothing for a pickle whose
 /// lengths fit, and also when it meets an opcode it does not know or a
 /// pickle that ends early: LibTorch reports those cheaply.
-std::optional<std::string> findOversizedPickleLength(const uint8_t *data,
+std::optional<std::string> findImpossiblePickleClaim(const uint8_t *data,
                                                      size_t size);
 
 } // namespace mlir::trace

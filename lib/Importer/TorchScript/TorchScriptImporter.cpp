@@ -1427,7 +1427,7 @@ OwningOpRef<ModuleOp> Importer::run(jit::Module &root, StringRef path) {
 }
 
 /// The first pickle record of the archive with a length that does not fit
-/// (findOversizedPickleLength), as "record 'NAME': ...", or nothing. An
+/// (findImpossiblePickleClaim), as "record 'NAME': ...", or nothing. An
 /// archive LibTorch's reader cannot open is left to jit::load to report.
 std::optional<std::string> findCorruptPickleRecord(const std::string &path) {
   try {
@@ -1436,7 +1436,7 @@ std::optional<std::string> findCorruptPickleRecord(const std::string &path) {
       if (!StringRef(name).ends_with("pkl"))
         continue;
       auto [bytes, size] = reader.getRecord(name);
-      if (std::optional<std::string> problem = findOversizedPickleLength(
+      if (std::optional<std::string> problem = findImpossiblePickleClaim(
               static_cast<const uint8_t *>(bytes.get()), size))
         return "record '" + name + "': " + *problem;
     }
