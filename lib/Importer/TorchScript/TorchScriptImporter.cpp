@@ -1426,9 +1426,10 @@ OwningOpRef<ModuleOp> Importer::run(jit::Module &root, StringRef path) {
   return module;
 }
 
-/// The first pickle record of the archive with a length that does not fit
-/// (findImpossiblePickleClaim), as "record 'NAME': ...", or nothing. An
-/// archive LibTorch's reader cannot open is left to jit::load to report.
+/// The first pickle record of the archive with a length or memo index it
+/// cannot have (findImpossiblePickleClaim), as "record 'NAME': ...", or
+/// nothing. An archive LibTorch's reader cannot open is left to jit::load
+/// to report.
 std::optional<std::string> findCorruptPickleRecord(const std::string &path) {
   try {
     caffe2::serialize::PyTorchStreamReader reader(path);
