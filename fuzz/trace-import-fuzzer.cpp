@@ -9,7 +9,9 @@
 // and never crash, abort or hang.
 //
 // LibTorch is not instrumented: a bug inside it shows only when it corrupts
-// memory our code or the sanitizer's interceptors touch.
+// memory our code or the sanitizer's interceptors touch. The importer runs
+// jit::load first in a forked child, as trace-import does, so a crash
+// inside LibTorch's loader is a diagnostic here too (fuzz/STATUS.md, 6, 7).
 //
 //===----------------------------------------------------------------------===//
 

@@ -19,6 +19,7 @@
 
 #include "trace/Importer/TorchScript.h"
 #include "trace/Importer/TensorBuilder.h"
+#include "trace/Support/ChildProcess.h"
 
 #include "PickleScan.h"
 
@@ -65,7 +66,7 @@ static Type parseDType(MLIRContext *ctx, StringRef dtype) {
       .Case("bf16", b.getBF16Type())
       .Case("i64", b.getI64Type())
       .Case("i32", b.getI32Type())
-      .Cases("i1", "bool", b.getI1Type())
+      .Cases({"i1", "bool"}, b.getI1Type())
       .Default(Type());
 }
 
@@ -475,7 +476,7 @@ const jit::Value *Importer::input(const jit::Node *n, const char *name) {
   if (!schema)
     fail("no schema for " + Twine(n->kind().toQualString()));
   auto idx = schema->argumentIndexWithName(name);
-  if (!idx || *idx >= n->inputs().size())
+  if (!idx || *idx < 0 || static_cast<size_t>(*idx) >= n->inputs().size())
     fail(Twine(n->kind().toQualString()) + ": no argument '" + name + "'");
   return n->input(*idx);
 }
@@ -1476,18 +1477,55 @@ mlir::trace::importTorchScript(MLIRContext *context, StringRef path,
                        << "' as TorchScript (corrupted archive): " << *problem;
     return nullptr;
   }
-  std::optional<jit::Module> root;
-  try {
-    root = jit::load(path.str());
-  } catch (const std::exception &e) {
-    // The first line that says something: some of LibTorch's messages
-    // start with an empty line.
-    std::string what = e.what();
+  // The first line that says something: some of LibTorch's messages start
+  // with an empty line.
+  auto reportLoadError = [&](const std::string &what) {
     StringRef first = StringRef(what).ltrim().split('\n').first;
     emitError(fileLoc) << "cannot load '" << path
                        << "' as TorchScript (truncated, or not saved with "
                           "torch.jit.save): "
                        << first;
+  };
+  // Some archives crash LibTorch 1.13 inside jit::load, where no check of
+  // ours reaches: a class whose source fails to parse raises an error whose
+  // source highlight re-reads the debug info (SIGSEGV), the class-constant
+  // parser reads out of bounds on another (seen under ASan), and the
+  // recursive-descent parser of the code records overflows the stack on
+  // deeply nested parentheses. A forked copy of this process loads the file
+  // first; only when it survives does this process load it.
+  ChildOutcome probe = runInChildProcess([&](int outputFd) {
+    try {
+      (void)jit::load(path.str());
+    } catch (const std::exception &e) {
+      writeToFd(outputFd, e.what());
+      return 1;
+    }
+    return 0;
+  });
+  switch (probe.kind) {
+  case ChildOutcome::Kind::Exited:
+    if (probe.status != 0) {
+      reportLoadError(probe.output);
+      return nullptr;
+    }
+    break;
+  case ChildOutcome::Kind::Killed:
+    emitError(fileLoc) << "cannot load '" << path
+                       << "' as TorchScript (corrupted archive, or code "
+                          "nested too deeply): LibTorch's loader crashed on "
+                          "it in a child process ("
+                       << probe.describeCrash() << ")";
+    return nullptr;
+  case ChildOutcome::Kind::NotStarted:
+    emitWarning(fileLoc) << "loading '" << path
+                         << "' without a crash guard: " << probe.output;
+    break;
+  }
+  std::optional<jit::Module> root;
+  try {
+    root = jit::load(path.str());
+  } catch (const std::exception &e) {
+    reportLoadError(e.what());
     return nullptr;
   }
   try {

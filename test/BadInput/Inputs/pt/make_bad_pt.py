@@ -45,6 +45,21 @@ def claim_huge_memo(pickle):
     raise ValueError("no BINPUT opcode in the pickle")
 
 
+def nest_deeply(name, code):
+    """The forward's return value wrapped in 100,000 parentheses, debug info
+    dropped: LibTorch's recursive-descent parser overflows an 8 MiB stack
+    (SIGSEGV at about 20,000)."""
+    if name.endswith("fixture_models.py.debug_pkl"):
+        return None
+    if not name.endswith("fixture_models.py"):
+        return code
+    depth = 100000
+    old = b"return (lin).forward(x, )"
+    if old not in code:
+        raise ValueError("forward's return statement not found")
+    return code.replace(old, b"return " + b"(" * depth + b"x" + b")" * depth)
+
+
 def main():
     raw = open(SRC, "rb").read()
     open(os.path.join(HERE, "empty.pt"), "wb").write(b"")
@@ -73,6 +88,7 @@ def main():
     rewrite("code-garbage.pt",
             lambda n, d: b"def forward(self x):\n  return ((\n"
             if n.endswith("fixture_models.py") else d)
+    rewrite("code-nested-deeply.pt", nest_deeply)
     rewrite("bad-version.pt",
             lambda n, d: b"999\n" if n.endswith("/version") else d)
     rewrite("no-tensor-data.pt",
