@@ -28,6 +28,7 @@
 #include "trace/Conversion/Passes.h"
 #include "trace/Dialect/Trace/IR/TraceDialect.h"
 #include "trace/Pipelines/Pipelines.h"
+#include "trace/Support/ParseGuard.h"
 #include "trace/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -815,6 +816,10 @@ int compile() {
       error(message);
       return 1;
     }
+    // Some upstream op parsers crash on malformed text (ParseGuard.h).
+    if (failed(
+            trace::checkParserSurvives(*buffer, registry, {}, llvm::errs())))
+      return 1;
     sourceMgr.AddNewSourceBuffer(std::move(buffer), SMLoc());
     module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   }

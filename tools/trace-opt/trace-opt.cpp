@@ -5,20 +5,31 @@
 // MlirOptMain default): Debian's MLIR is built without assertions, so the
 // verifier is what catches a broken rewrite.
 //
+// The input is parsed once in a forked child before MlirOptMain parses it
+// (ParseGuard.h): some upstream op parsers crash on malformed text, and
+// trace-opt reports that instead of dying with them. Otherwise this is
+// MlirOptMain's own driver (open, process, keep the output on success).
+//
 //===----------------------------------------------------------------------===//
 
 #include "trace/Conversion/Passes.h"
 #include "trace/Dialect/Trace/IR/TraceDialect.h"
 #include "trace/Pipelines/Pipelines.h"
+#include "trace/Support/ParseGuard.h"
 #include "trace/Transforms/Passes.h"
 
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/ToolOutputFile.h"
 
 int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
   mlir::DialectRegistry registry;
   registry.insert<mlir::trace::TraceDialect>();
   // Every upstream dialect, with the external models MLIR 22 registers with
@@ -43,6 +54,38 @@ int main(int argc, char **argv) {
   mlir::trace::registerTracePipelines();
   mlir::trace::registerTraceGPUPipeline();
 
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "trace-mlir optimizer driver\n", registry));
+  auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
+      argc, argv, "trace-mlir optimizer driver\n", registry);
+  mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
+
+  if (inputFilename == "-" &&
+      llvm::sys::Process::FileDescriptorIsDisplayed(fileno(stdin)))
+    llvm::errs() << "(processing input from stdin now, hit ctrl-c/ctrl-d to "
+                    "interrupt)\n";
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      mlir::openInputFile(inputFilename, &errorMessage);
+  if (!input) {
+    llvm::errs() << errorMessage << "\n";
+    return 1;
+  }
+  mlir::trace::ParseGuardOptions guard;
+  guard.allowUnregisteredDialects = config.shouldAllowUnregisteredDialects();
+  guard.splitMarker = config.inputSplitMarker();
+  if (mlir::failed(mlir::trace::checkParserSurvives(*input, registry, guard,
+                                                    llvm::errs())))
+    return 1;
+
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      mlir::openOutputFile(outputFilename, &errorMessage);
+  if (!output) {
+    llvm::errs() << errorMessage << "\n";
+    return 1;
+  }
+  if (mlir::failed(
+          mlir::MlirOptMain(output->os(), std::move(input), registry, config)))
+    return 1;
+  // Only a successful run leaves its output file.
+  output->keep();
+  return 0;
 }

@@ -19,6 +19,7 @@
 #include "trace/Pipelines/Pipelines.h"
 #include "trace/Runtime/CPURuntime.h"
 #include "trace/Support/HostTensor.h"
+#include "trace/Support/ParseGuard.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
@@ -435,6 +436,9 @@ int main(int argc, char **argv) {
   auto file = openInputFile(inputFile, &errorMessage);
   if (!file)
     return fail(errorMessage);
+  // Some upstream op parsers crash on malformed text (ParseGuard.h).
+  if (failed(checkParserSurvives(*file, registry, {}, llvm::errs())))
+    return 1;
   sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
