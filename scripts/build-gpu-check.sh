@@ -12,6 +12,8 @@
 #
 # Then carry OUT and scripts/gpu-check.sh to the GPU machine and run
 #   scripts/gpu-check.sh OUT
+# (the step benchmark in OUT/step also needs bench/ and scripts/ of the
+# checkout, and PyTorch with CUDA there).
 # Extra trace-gpu-pipeline options: TRACE_GPU_PIPELINE="chip=sm_90 ..."
 # (default chip=sm_90, the H200).
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -53,6 +55,14 @@ build softmax "$INPUTS/PTX/Inputs/softmax.mlir"
 build layernorm "$INPUTS/PTX/Inputs/layernorm.mlir"
 build ops "$INPUTS/GPU/Inputs/ops.mlir"
 build gpt "$OUT/build/gpt.mlir"
+
+# The training-step benchmark: trace-compile's CUDA library for each remat
+# plan and the model's parameters, run there by bench/step_time.py --run
+# against PyTorch eager, checkpointing and torch.compile.
+log "Step benchmark libraries (trace-compile --target=cuda) in $OUT/step"
+cmake --build "$TRACE_BUILD_DIR" --target trace-compile
+/usr/bin/python3 "$TRACE_ROOT/bench/step_time.py" --build "$TRACE_BUILD_DIR" \
+  --device cuda --prepare "$OUT/step"
 
 # The intermediate files stay in OUT/build for reading; the GPU machine needs
 # only the executables.

@@ -6,7 +6,8 @@
 # CUDA driver (libcuda.so.1) and, for the matmuls, cuBLAS (libcublas.so.13
 # or .12, loaded by the runtime at the first matmul: from the loader's path,
 # or else the toolkit's or PyTorch's copy found here). Exits with 0 when
-# every runner passed.
+# every runner passed. Then, when DIR/step exists, the training-step
+# benchmark (bench/step_time.py --run; needs PyTorch with CUDA).
 #
 #   scripts/gpu-check.sh [DIR]     # default: build/gpu-check
 set -uo pipefail
@@ -44,6 +45,16 @@ for runner in elementwise reduction softmax layernorm ops gpt; do
   echo "== $runner: exit $status after $(( ($(date +%s%N) - start) / 1000000 )) ms"
   if [ "$status" -eq 0 ]; then passed=$((passed + 1)); else failed+=("$runner"); fi
 done
+
+# The training-step table (bench/step_time.py), when OUT has its libraries.
+if [ -d "$DIR/step" ]; then
+  echo "== step: trace-compile's library against PyTorch"
+  if python3 "$(dirname "${BASH_SOURCE[0]}")/../bench/step_time.py" --run "$DIR/step"; then
+    passed=$((passed + 1))
+  else
+    failed+=("step")
+  fi
+fi
 
 echo "gpu-check: $passed passed, ${#failed[@]} failed${failed:+ (${failed[*]})}"
 [ "${#failed[@]}" -eq 0 ]

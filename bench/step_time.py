@@ -1,0 +1,419 @@
+#!/usr/bin/python3
+"""Training-step time and peak memory: trace-compile's library against
+PyTorch eager, eager with checkpointed blocks, and torch.compile, on one
+GPT (fixture_models.GPT, dropout 0 so every variant computes the same
+numbers).
+
+    bench/step_time.py [--build build] [--layers 4] [--d-model 256] ...
+    bench/step_time.py --device cuda --prepare DIR   # here: libraries
+    bench/step_time.py --run DIR                     # on the GPU machine
+
+A step is forward (loss), then backward (every parameter's gradient):
+for trace-mlir, the library's NAME_forward_fwd then NAME_forward_bwd, the
+values saved for backward held by the caller in between, as a training
+loop holds them. trace-compile runs with each remat plan in PLANS. The
+parameters are saved once (state.pt) and loaded by every variant, so the
+GPU machine's PyTorch computes on the same numbers.
+
+Each variant runs in a process of its own. Time is the median of
+--repeat steps after two warm-up steps (torch.compile compiles in them).
+Gradients are compared with eager's (rtol 1e-3, atol 1e-5 on the CPU;
+rtol 1e-2, atol 1e-4 on the GPU, where TF32 and reduction orders differ),
+so a fast wrong answer shows.
+
+CPU: one thread (torch.set_num_threads(1), OPENBLAS_NUM_THREADS=1, so the
+ratios compare code, not core counts) and MALLOC_MMAP_THRESHOLD_=65536, so
+every tensor-sized block is mapped on allocation and returned on free.
+Peak is how far the resident set grew above its size before the step
+(the kernel's high-water mark, reset through /proc/self/clear_refs), with
+parameters and inputs already resident.
+
+GPU: peak is what the step allocated above what was allocated before it:
+PyTorch's max_memory_allocated for the torch variants; for trace-mlir,
+the caller's result buffers (PyTorch's allocator) plus the library's
+temporaries (the driver's default memory pool, which the runtime's
+cuMemAllocAsync uses: its USED_MEM_HIGH). The two peaks are added, so
+trace-mlir's figure is an upper bound.
+
+torch.compile needs PyTorch 2; Debian 12's python3-torch is 1.13, where
+that row says n/a.
+"""
+
+
+import argparse
+import ctypes
+import datetime
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+import torch
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import fixture_models  # noqa: E402
+
+# trace-compile's remat settings: (label, flags).
+PLANS = [
+    ("trace-mlir, no remat", ["--no-remat"]),
+    ("trace-mlir, min-cut", []),
+    ("trace-mlir, budget 0.5", ["--remat=budget=0.5"]),
+]
+TORCH_VARIANTS = ["eager", "eager, checkpointed blocks", "torch.compile"]
+TOLERANCE = {"cpu": (1e-3, 1e-5), "cuda": (1e-2, 1e-4)}
+
+DTYPES = {"f32": torch.float32, "f64": torch.float64, "i64": torch.int64,
+          "i32": torch.int32, "i1": torch.bool}
+CTYPES = {torch.float32: ctypes.c_float, torch.float64: ctypes.c_double,
+          torch.int64: ctypes.c_int64, torch.int32: ctypes.c_int32,
+          torch.bool: ctypes.c_uint8}
+CU_MEMPOOL_ATTR_USED_MEM_HIGH = 8  # cuda.h's CUmemPool_attribute
+
+
+def selected_plans(names):
+    """PLANS whose directory name ends with one of the comma-separated
+    `names` (no-remat, min-cut, budget-0-5); all when empty."""
+    wanted = [n for n in names.split(",") if n]
+    plans = [(label, flags) for label, flags in PLANS
+             if not wanted or any(plan_dir(label).endswith(n) for n in wanted)]
+    if not plans:
+        sys.exit(f"error: no plan named {names}")
+    return plans
+
+
+def plan_dir(label):
+    return re.sub(r"\W+", "-", label).strip("-")
+
+
+def make_model(cfg, checkpoint, state=None):
+    torch.manual_seed(0)
+    model = fixture_models.GPT(vocab=cfg["vocab"], block_size=cfg["T"],
+                               d_model=cfg["C"], n_head=cfg["H"],
+                               n_layer=cfg["layers"], dropout=0.0,
+                               checkpoint=checkpoint)
+    if state is not None:
+        # CheckpointWrapper's modules carry the wrapper's prefix.
+        model.load_state_dict({
+            k: state[k.replace("_checkpoint_wrapped_module.", "")]
+            for k in model.state_dict()})
+    model.train()
+    return model
+
+
+def make_inputs(cfg):
+    gen = torch.Generator().manual_seed(1)
+    shape = (cfg["B"], cfg["T"])
+    return {"idx": torch.randint(0, cfg["vocab"], shape, generator=gen),
+            "targets": torch.randint(0, cfg["vocab"], shape, generator=gen)}
+
+
+def parse_header(path):
+    """{function: [(direction, shape, dtype, path)]} from the comment block
+    trace-compile writes above each function."""
+    functions, current = {}, None
+    entry = re.compile(r"^ \*   (in |out) (\w+): (\S+)  \((.*)\)$")
+    for line in open(path):
+        m = re.match(r"^/\* @(\w+):", line)
+        if m:
+            current = functions.setdefault(m.group(1), [])
+            continue
+        m = entry.match(line.rstrip("\n"))
+        if m and current is not None:
+            direction, _, typ, where = m.groups()
+            *dims, dtype = typ.split("x")
+            current.append((direction.strip(), [int(d) for d in dims],
+                            DTYPES[dtype], where))
+    return functions
+
+
+class Memory:
+    """The peak a step allocates above what was there before it."""
+
+    def __init__(self, device, library):
+        self.device = device
+        self.pool = None
+        if device == "cuda" and library:
+            self.cuda = ctypes.CDLL("libcuda.so.1")
+            dev, pool = ctypes.c_int(), ctypes.c_void_p()
+            self._check(self.cuda.cuDeviceGet(ctypes.byref(dev), 0))
+            self._check(self.cuda.cuDeviceGetDefaultMemPool(ctypes.byref(pool), dev))
+            self.pool = pool
+
+    @staticmethod
+    def _check(result):
+        if result != 0:
+            raise RuntimeError(f"CUDA driver call failed: CUresult {result}")
+
+    def _pool_high(self, reset=False):
+        value = ctypes.c_uint64(0)
+        fn = self.cuda.cuMemPoolSetAttribute if reset else self.cuda.cuMemPoolGetAttribute
+        self._check(fn(self.pool, CU_MEMPOOL_ATTR_USED_MEM_HIGH, ctypes.byref(value)))
+        return value.value
+
+    def peak_mb(self, step):
+        if self.device == "cpu":
+            before = self._status("VmRSS")
+            with open("/proc/self/clear_refs", "w") as f:
+                f.write("5")  # VmHWM back to the current RSS
+            step()
+            return (self._status("VmHWM") - before) / 1024.0
+        torch.cuda.synchronize()
+        torch.cuda.reset_peak_memory_stats()
+        before = torch.cuda.memory_allocated()
+        if self.pool is not None:
+            self._pool_high(reset=True)
+        step()
+        torch.cuda.synchronize()
+        peak = torch.cuda.max_memory_allocated() - before
+        if self.pool is not None:
+            peak += self._pool_high()
+        return peak / 2**20
+
+    @staticmethod
+    def _status(key):
+        for line in open("/proc/self/status"):
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+        raise RuntimeError(f"no {key} in /proc/self/status")
+
+
+def timed(step, repeat, device):
+    def sync():
+        if device == "cuda":
+            torch.cuda.synchronize()
+    step()
+    step()
+    times = []
+    for _ in range(repeat):
+        sync()
+        start = time.perf_counter()
+        step()
+        sync()
+        times.append((time.perf_counter() - start) * 1e3)
+    return float(np.median(times))
+
+
+class Library:
+    """trace-compile's library for the model, called through ctypes on
+    tensors the caller owns (device pointers for --target=cuda)."""
+
+    def __init__(self, outdir, name, model, inputs, device):
+        self.lib = ctypes.CDLL(os.path.join(outdir, f"lib{name}.so"))
+        self.header = parse_header(os.path.join(outdir, f"{name}.h"))
+        self.device = device
+        self.known = dict(model.named_parameters())
+        self.known.update(model.named_buffers())
+        self.known.update(inputs)
+        self.known["seed"] = torch.zeros((), dtype=torch.int64, device=device)
+        self.fwd = self._bind(name, "forward_fwd")
+        self.bwd = self._bind(name, "forward_bwd")
+
+    def _bind(self, name, function):
+        fn = getattr(self.lib, f"{name}_{function}")
+        fn.restype = None
+        return fn, self.header[function]
+
+    def _call(self, bound, values):
+        fn, entries = bound
+        outs, args = {}, []
+        for direction, shape, dtype, where in entries:
+            if direction == "in":
+                t = values[where].detach()
+            else:
+                t = torch.empty(shape, dtype=dtype, device=self.device)
+                outs[where] = t
+            if not t.is_contiguous() or t.dtype != dtype or list(t.shape) != shape:
+                raise RuntimeError(f"{where}: expected contiguous {dtype} {shape}")
+            args.append(ctypes.c_void_p(t.data_ptr()))
+        if self.device == "cuda":
+            torch.cuda.synchronize()  # the library runs on its own stream
+        fn(*args)
+        return outs
+
+    def step(self):
+        forward = self._call(self.fwd, self.known)
+        saved = {k: v for k, v in forward.items() if k.startswith("saved.")}
+        saved["cot.result0"] = torch.ones((), dtype=torch.float32, device=self.device)
+        grads = self._call(self.bwd, saved)
+        return {where[len("grad."):]: g for where, g in grads.items()}
+
+
+def worker(args):
+    with open(os.path.join(args.dir, "config.json")) as f:
+        cfg = json.load(f)
+    device = cfg["device"]
+    if device == "cpu":
+        torch.set_num_threads(1)
+    state = torch.load(os.path.join(args.dir, "state.pt"))
+    inputs = {k: v.to(device) for k, v in make_inputs(cfg).items()}
+    result = {}
+    grads = {}
+    if args.worker in TORCH_VARIANTS:
+        if args.worker == "torch.compile" and not hasattr(torch, "compile"):
+            print(json.dumps({"na": f"torch {torch.__version__} has no torch.compile"}))
+            return
+        model = make_model(cfg, args.worker.startswith("eager, checkpointed"), state).to(device)
+        run = torch.compile(model) if args.worker == "torch.compile" else model
+
+        def step():
+            for p in model.parameters():
+                p.grad = None
+            run(inputs["idx"], inputs["targets"]).backward()
+            grads.clear()
+            grads.update({n.replace("_checkpoint_wrapped_module.", ""): p.grad
+                          for n, p in model.named_parameters()})
+        memory = Memory(device, library=False)
+    else:
+        model = make_model(cfg, False, state).to(device)
+        lib = Library(os.path.join(args.dir, plan_dir(args.worker)), "gpt", model,
+                      inputs, device)
+
+        def step():
+            grads.clear()
+            grads.update(lib.step())
+        memory = Memory(device, library=True)
+    result["ms"] = timed(step, cfg["repeat"], device)
+    result["peak_mb"] = memory.peak_mb(step)
+
+    # Eager's gradients, on the same device.
+    reference = make_model(cfg, False, state).to(device)
+    reference(inputs["idx"], inputs["targets"]).backward()
+    rtol, atol = TOLERANCE[device]
+    for name, want in reference.named_parameters():
+        got = grads[name]
+        if not torch.allclose(got, want.grad, rtol=rtol, atol=atol):
+            rel = ((got - want.grad).abs() / (want.grad.abs() + atol)).max()
+            result["mismatch"] = f"{name}, rel {float(rel):.1e}"
+    print(json.dumps(result))
+
+
+def run_worker(variant, directory):
+    cmd = [sys.executable, os.path.abspath(__file__), "--worker", variant,
+           "--dir", directory]
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1",
+               MALLOC_MMAP_THRESHOLD_="65536")
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if proc.returncode != 0:
+        return {"error": f"exit {proc.returncode}: "
+                         f"{(proc.stderr.strip().splitlines() or [''])[-1]}"}
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def prepare(args, directory):
+    """The model's state, its TorchScript file and the libraries, into
+    `directory`; returns trace-compile's seconds per plan."""
+    cfg = {"layers": args.layers, "C": args.d_model, "H": args.heads,
+           "T": args.seq, "B": args.batch, "vocab": args.vocab,
+           "device": args.device, "repeat": args.repeat,
+           "torch": torch.__version__, "plans": args.plans}
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, "config.json"), "w") as f:
+        json.dump(cfg, f)
+    model, inputs = make_model(cfg, checkpoint=False), make_inputs(cfg)
+    torch.save(model.state_dict(), os.path.join(directory, "state.pt"))
+    pt = os.path.join(directory, "gpt.pt")
+    torch.jit.trace(model, (inputs["idx"], inputs["targets"]),
+                    check_trace=False).save(pt)
+    with open(os.path.join(directory, "gpt.shapes"), "w") as f:
+        for n, t in inputs.items():
+            f.write(f"{n}={'x'.join(map(str, t.shape))}xi64\n")
+    seconds = {}
+    for label, flags in selected_plans(args.plans):
+        out = os.path.join(directory, plan_dir(label))
+        start = time.perf_counter()
+        subprocess.run([os.path.join(args.build, "bin", "trace-compile"), pt,
+                        f"--target={args.device}", "-o", out] + flags,
+                       check=True, stdout=subprocess.DEVNULL)
+        seconds[label] = time.perf_counter() - start
+        # Only the library and its header travel to the GPU machine.
+        shutil.rmtree(os.path.join(out, "build"), ignore_errors=True)
+    with open(os.path.join(directory, "compile-seconds.json"), "w") as f:
+        json.dump(seconds, f)
+    os.remove(pt)  # the libraries and state.pt are all --run needs
+    return seconds
+
+
+def report(directory):
+    with open(os.path.join(directory, "config.json")) as f:
+        cfg = json.load(f)
+    if cfg["device"] == "cuda" and not torch.cuda.is_available():
+        print(f"error: {directory} holds CUDA libraries, and this PyTorch "
+              f"({torch.__version__}) sees no GPU", file=sys.stderr)
+        return 2
+    seconds = {}
+    path = os.path.join(directory, "compile-seconds.json")
+    if os.path.exists(path):
+        with open(path) as f:
+            seconds = json.load(f)
+    rows = [(v, run_worker(v, directory)) for v in TORCH_VARIANTS]
+    rows += [(label, run_worker(label, directory))
+             for label, _ in selected_plans(cfg["plans"])]
+    where = ("CPU, one thread" if cfg["device"] == "cpu" else
+             torch.cuda.get_device_name(0))
+    rtol, atol = TOLERANCE[cfg["device"]]
+    print(f"# bench/step_time.py, {datetime.date.today()}, {where}; GPT "
+          f"{cfg['layers']} layers, d_model {cfg['C']}, {cfg['H']} heads, "
+          f"B{cfg['B']} T{cfg['T']}, vocab {cfg['vocab']}, dropout 0; torch "
+          f"{torch.__version__}; median of {cfg['repeat']} steps")
+    print(f"| variant | step ms | vs eager | peak MB | gradients vs eager "
+          f"(rtol {rtol:g}) | trace-compile s |")
+    print("|---|---:|---:|---:|---|---:|")
+    eager_ms = rows[0][1].get("ms")
+    failed = False
+    for label, r in rows:
+        compile_s = f"{seconds[label]:.0f}" if label in seconds else ""
+        if "na" in r or "error" in r:
+            failed |= "error" in r
+            print(f"| {label} | n/a | | | {r.get('na') or r['error']} | {compile_s} |")
+            continue
+        failed |= "mismatch" in r
+        ok = f"DIFFER ({r['mismatch']})" if "mismatch" in r else "equal"
+        ratio = f"{r['ms'] / eager_ms:.2f}" if eager_ms else ""
+        print(f"| {label} | {r['ms']:.1f} | {ratio} | {r['peak_mb']:.1f} | {ok} "
+              f"| {compile_s} |")
+    return 1 if failed else 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
+    parser.add_argument("--prepare", metavar="DIR",
+                        help="only write the model and libraries to DIR")
+    parser.add_argument("--run", metavar="DIR",
+                        help="only run what --prepare wrote to DIR")
+    parser.add_argument("--layers", type=int, default=4)
+    parser.add_argument("--d-model", type=int, default=256)
+    parser.add_argument("--heads", type=int, default=8)
+    parser.add_argument("--seq", type=int, default=128)
+    parser.add_argument("--batch", type=int, default=8)
+    parser.add_argument("--vocab", type=int, default=512)
+    parser.add_argument("--repeat", type=int, default=10)
+    parser.add_argument("--plans", default="",
+                        help="comma-separated: no-remat, min-cut, budget-0-5 "
+                             "(default: all)")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    parser.add_argument("--dir", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        worker(args)
+    elif args.prepare:
+        prepare(args, args.prepare)
+    elif args.run:
+        sys.exit(report(args.run))
+    else:
+        if args.device != "cpu":
+            parser.error("--device cuda: --prepare here, then --run on the GPU machine")
+        with tempfile.TemporaryDirectory(prefix="step-time-") as work:
+            prepare(args, work)
+            sys.exit(report(work))
+
+
+if __name__ == "__main__":
+    main()
