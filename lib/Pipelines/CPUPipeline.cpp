@@ -50,6 +50,9 @@ void trace::buildBufferizedLinalgPipeline(OpPassManager &pm) {
   // The clones deallocation inserts (a result that aliases an input is
   // returned as a copy the caller owns) become alloc + copy.
   pm.addPass(createConvertBufferizationToMemRefPass());
+  // Deallocation freed every buffer at the end of its block; free each
+  // right after its last use, so a step's peak follows its liveness.
+  pm.addNestedPass<func::FuncOp>(trace::createTraceEarlyDeallocPass());
 }
 
 void trace::buildCPUPipeline(OpPassManager &pm,

@@ -318,6 +318,30 @@ def TraceUnshareFillsPass : Pass<"trace-unshare-fills", "func::FuncOp"> {
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
+def TraceEarlyDeallocPass : Pass<"trace-early-dealloc", "func::FuncOp"> {
+  let summary = "Free each buffer right after its last use";
+  let description = [{
+    On buffers, after the deallocation pipeline: MLIR 22's ownership-based
+    buffer deallocation frees a block's buffers at the end of the block, so
+    every temporary of a training step would live until the function
+    returns and the step's peak would be the sum of all of them, whatever
+    trace-remat planned. This pass moves each `memref.dealloc` up to just
+    after the last operation of its block that uses the buffer or any
+    value that may alias it: the results of view-like ops, any memref
+    result of an op that takes it, and what `memref.extract_*` derives
+    from it, transitively; a use inside a nested region counts as a use by
+    the op that holds the region. A deallocation whose buffer (or an
+    alias) is used in another block, yielded, branched or returned stays
+    where it is. Calls that receive a buffer (the BLAS runtimes) must not
+    keep it, which holds for the trace runtimes.
+  }];
+  let statistics = [
+    Statistic<"numMoved", "moved", "Deallocations moved up">,
+    Statistic<"numKept", "kept", "Deallocations left in place (an alias "
+                                 "escapes the block)">,
+  ];
+}
+
 def TraceLinalgToBLASPass : Pass<"trace-linalg-to-blas", "ModuleOp"> {
   let summary = "Call the runtime's BLAS for f32/f64 matmuls on buffers";
   let description = [{
