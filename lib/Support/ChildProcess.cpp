@@ -2,7 +2,11 @@
 
 #include "trace/Support/ChildProcess.h"
 
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cerrno>
 #include <csignal>
@@ -21,30 +25,17 @@ static const char kDoneBytes[] = "\0trace-child-done";
 static const llvm::StringRef kDone(kDoneBytes, sizeof(kDoneBytes) - 1);
 
 void mlir::trace::writeToFd(int fd, llvm::StringRef text) {
-  const char *p = text.data();
-  size_t left = text.size();
-  while (left > 0) {
-    ssize_t n = ::write(fd, p, left);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return;
-    p += n;
-    left -= static_cast<size_t>(n);
-  }
+  // Unbuffered: what the child wrote is out even if it dies right after.
+  llvm::raw_fd_ostream os(fd, /*shouldClose=*/false, /*unbuffered=*/true);
+  os << text;
 }
 
 static std::string readAll(int fd) {
-  std::string text;
-  char chunk[4096];
-  while (true) {
-    ssize_t n = ::read(fd, chunk, sizeof(chunk));
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return text;
-    text.append(chunk, static_cast<size_t>(n));
-  }
+  llvm::SmallString<4096> text;
+  // A read error ends the text where it came; the wait status still says
+  // how the child ended.
+  llvm::consumeError(llvm::sys::fs::readNativeFileToEOF(fd, text));
+  return std::string(text);
 }
 
 /// In the child: quiet, no core file, default action on fatal signals.
