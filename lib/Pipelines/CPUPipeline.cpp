@@ -2,6 +2,8 @@
 
 #include "trace/Pipelines/Pipelines.h"
 
+#include "GPUPasses.h"
+
 #include "trace/Conversion/Passes.h"
 #include "trace/Transforms/Passes.h"
 
@@ -57,12 +59,21 @@ void trace::buildBufferizedLinalgPipeline(OpPassManager &pm) {
 
 void trace::buildCPUPipeline(OpPassManager &pm,
                              const CPUPipelineOptions &options) {
-  // 1-2. Linalg on tensors, then buffers.
-  buildBufferizedLinalgPipeline(pm);
-
-  // 3. Matmuls to BLAS, everything else to loops.
-  if (options.blas)
-    pm.addPass(trace::createTraceLinalgToBLASPass());
+  if (options.gpuKernels) {
+    // The GPU pipeline's kernels, each run as loops over its blocks and
+    // threads: a check of that pipeline's kernel decomposition without a
+    // GPU. Matmuls call OpenBLAS, as cuBLAS would be called.
+    buildGPUKernelsFront(pm, options.blas ? "cpu" : "", options.gpuBlockSize,
+                         /*blockReductions=*/true);
+    pm.addNestedPass<func::FuncOp>(trace::createTraceGPULaunchesOnCPUPass());
+  } else {
+    // 1-2. Linalg on tensors, then buffers.
+    buildBufferizedLinalgPipeline(pm);
+    // 3. Matmuls to BLAS.
+    if (options.blas)
+      pm.addPass(trace::createTraceLinalgToBLASPass());
+  }
+  // Everything else to loops.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   if (options.approximateMath)
     pm.addPass(trace::createTraceMathApproximationPass());

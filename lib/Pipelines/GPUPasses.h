@@ -16,6 +16,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
 
 namespace mlir::trace {
 
@@ -24,6 +25,15 @@ namespace mlir::trace {
 
 #define GEN_PASS_REGISTRATION
 #include "GPUPasses.h.inc"
+
+/// The GPU pipeline's steps from trace ops to kernels: each trace.fusion
+/// one linalg.generic, buffers, matmuls to BLAS calls of `blasRuntime`
+/// ("cuda", "cpu", or "" for none), and every other linalg op one
+/// gpu.launch on a 1-D grid (trace-gpu-map-linalg). Host memory is not
+/// moved to the device yet. Shared by trace-gpu-pipeline and
+/// trace-cpu-pipeline{gpu-kernels}.
+void buildGPUKernelsFront(OpPassManager &pm, StringRef blasRuntime,
+                          int64_t blockSize, bool blockReductions);
 
 } // namespace mlir::trace
 

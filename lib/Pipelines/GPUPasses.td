@@ -26,9 +26,19 @@ def TraceGPUMapLinalgPass : Pass<"trace-gpu-map-linalg", "func::FuncOp"> {
     * an op without parallel dims (a full reduction, a rank-0 fill) is
       wrapped in a one-iteration `scf.parallel`, so no loads or stores stay
       on the host;
-    * each op becomes an `scf.parallel` nest (`linalg::linalgOpToParallelLoops`);
-      reduction dims are `scf.for` loops inside it, run by one thread per
-      output element;
+    * a reduction over at least 32 elements (static shapes, not a
+      contraction, each accumulator updated by one combiner that
+      `gpu.all_reduce` has on a 32- or 64-bit value, possibly after a
+      folded fill's first-iteration select) becomes one `gpu.launch` of one
+      block per output element (`block-reductions`): its threads (a
+      multiple of 32, at most block-size and at most the reduced extent)
+      fold the elements tid, tid + threads, ..., outputs written at every
+      point are stored on the way, `gpu.all_reduce` combines the partials
+      (convert-gpu-to-nvvm lowers it to warp shuffles and a shared-memory
+      exchange), and thread 0 stores start (+) total;
+    * every other op becomes an `scf.parallel` nest
+      (`linalg::linalgOpToParallelLoops`); reduction dims are `scf.for`
+      loops inside it, run by one thread per output element;
     * each outermost `scf.parallel` is collapsed to one dim of N iterations
       and mapped: N <= block-size is one block of N threads, otherwise it is
       tiled by block-size (a guard for the last tile) into blocks (x) of
@@ -51,6 +61,9 @@ def TraceGPUMapLinalgPass : Pass<"trace-gpu-map-linalg", "func::FuncOp"> {
   let options = [
     Option<"blockSize", "block-size", "int64_t", "256",
            "Threads per block of the kernels' 1-D grid">,
+    Option<"blockReductions", "block-reductions", "bool", "true",
+           "Reduce over at least 32 elements with one block per output "
+           "element (warp shuffles and shared memory) instead of one thread">,
   ];
 }
 
@@ -80,6 +93,33 @@ def TraceGPUDeviceMemoryPass : Pass<"trace-gpu-device-memory", "ModuleOp"> {
   let dependentDialects = [
     "::mlir::gpu::GPUDialect",
     "::mlir::memref::MemRefDialect",
+  ];
+}
+
+def TraceGPULaunchesOnCPUPass : Pass<"trace-gpu-launches-on-cpu", "func::FuncOp"> {
+  let summary = "Run each gpu.launch's blocks and threads as loops on the CPU";
+  let description = [{
+    A test aid: with it, `trace-cpu-pipeline{gpu-kernels}` (and
+    `trace-run --gpu-kernels`) executes the kernels trace-gpu-pipeline
+    forms (trace-gpu-map-linalg's grids, guards and block reductions) on a
+    machine without a GPU, so their results can be compared with the plain
+    CPU pipeline's. Upstream MLIR has no CPU lowering of `gpu.launch`.
+
+    Each launch becomes loops over its blocks (z, y, x) and, in each block,
+    over its threads. A barrier at the body's top level (`gpu.barrier`, or
+    the one inside `gpu.all_reduce`) splits the body into phases; every
+    thread of a block runs a phase before any thread runs the next. A value
+    one phase defines and a later one reads is kept per thread in a buffer
+    (constants are cloned instead). An all-reduce folds its operands over
+    the block's threads in thread order (the GPU's order is a tree, so sums
+    can differ in rounding). A barrier nested in a loop or branch, a
+    reduction with a region, async tokens, clusters and memory attributions
+    are errors at the op.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
   ];
 }
 

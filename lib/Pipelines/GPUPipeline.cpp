@@ -34,8 +34,8 @@ std::string trace::defaultCUDAToolkitPath() {
   return llvm::sys::fs::exists(libdevice) ? "/usr/local/cuda" : "";
 }
 
-void trace::buildGPUPipeline(OpPassManager &pm,
-                             const GPUPipelineOptions &options) {
+void trace::buildGPUKernelsFront(OpPassManager &pm, StringRef blasRuntime,
+                                 int64_t blockSize, bool blockReductions) {
   // 1-2. As on the CPU: upstream dialects on tensors, elementwise chains
   // fused into one linalg.generic each (each becomes one kernel), transposed
   // matmul operands read in place; then buffers with read-only inputs,
@@ -50,21 +50,29 @@ void trace::buildGPUPipeline(OpPassManager &pm,
 
   // 3. Matmuls: calls of the runtime's cuBLAS gemm (host calls, so
   // gpu-async-region below synchronizes the stream before each).
-  if (options.cublas) {
+  if (!blasRuntime.empty()) {
     trace::TraceLinalgToBLASPassOptions blas;
-    blas.runtime = "cuda";
+    blas.runtime = blasRuntime.str();
     pm.addPass(trace::createTraceLinalgToBLASPass(blas));
   }
 
   // Kernels: each other linalg op (and copy) becomes one scf.parallel nest
-  // on a 1-D grid, then one gpu.launch; host buffers move to the device;
-  // launch bodies are outlined into one gpu.module each; host GPU ops are
-  // chained on a stream, synchronized before each return and each call.
+  // on a 1-D grid, or a block reduction, then one gpu.launch.
   TraceGPUMapLinalgPassOptions map;
-  map.blockSize = options.blockSize;
+  map.blockSize = blockSize;
+  map.blockReductions = blockReductions;
   pm.addNestedPass<func::FuncOp>(trace::createTraceGPUMapLinalgPass(map));
   pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
   pm.addPass(createCanonicalizerPass());
+}
+
+void trace::buildGPUPipeline(OpPassManager &pm,
+                             const GPUPipelineOptions &options) {
+  // 1-3. Kernels; then host buffers move to the device; launch bodies are
+  // outlined into one gpu.module each; host GPU ops are chained on a
+  // stream, synchronized before each return and each call.
+  buildGPUKernelsFront(pm, options.cublas ? "cuda" : "", options.blockSize,
+                       options.blockReductions);
   pm.addPass(trace::createTraceGPUDeviceMemoryPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GPUBlockReduction.h"
 #include "GPUPasses.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -201,6 +202,24 @@ struct TraceGPUMapLinalgPass final
       FailureOr<linalg::LinalgOp> op = parallelDimsFirst(original, rewriter);
       if (failed(op))
         return signalPassFailure();
+      // A reduction over at least a warp's worth of elements: one block per
+      // output element, the threads combining their partials.
+      if (blockReductions && (*op)->getNumRegions() == 1) {
+        auto generic = dyn_cast<linalg::GenericOp>(op->getOperation());
+        if (!generic && op->getNumReductionLoops() > 0) {
+          rewriter.setInsertionPoint(*op);
+          FailureOr<linalg::GenericOp> generalized =
+              linalg::generalizeNamedOp(rewriter, *op);
+          if (succeeded(generalized)) {
+            generic = *generalized;
+            op = cast<linalg::LinalgOp>(generic.getOperation());
+          }
+        }
+        if (generic &&
+            succeeded(trace::lowerToBlockReduction(generic, blockSize,
+                                                   rewriter)))
+          continue;
+      }
       if (op->getNumParallelLoops() == 0 &&
           !(*op)->getParentOfType<scf::ParallelOp>())
         wrapInUnitLoop(*op, rewriter);

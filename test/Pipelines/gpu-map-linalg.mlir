@@ -1,7 +1,9 @@
 // trace-gpu-map-linalg: each linalg op on buffers becomes one scf.parallel
 // nest, collapsed to one dim and mapped onto a 1-D grid of blocks (x) and
 // threads (x), ready for convert-parallel-loops-to-gpu.
-// RUN: trace-opt %s --split-input-file --trace-gpu-map-linalg | FileCheck %s
+// Reductions with their default, one block per output element, are in
+// gpu-block-reduction.mlir; here they are one thread per output element.
+// RUN: trace-opt %s --split-input-file --trace-gpu-map-linalg="block-reductions=0" | FileCheck %s
 // RUN: trace-opt %s --split-input-file --trace-gpu-map-linalg="block-size=128" | FileCheck %s --check-prefix=B128
 // RUN: trace-opt %s --split-input-file --trace-gpu-map-linalg --convert-parallel-loops-to-gpu --canonicalize | FileCheck %s --check-prefix=LAUNCH
 

@@ -99,6 +99,12 @@ static cl::opt<bool> libmMath(
     cl::desc("Call libm for f32 transcendental functions instead of "
              "vectorizable polynomial approximations"),
     cl::cat(category));
+static cl::opt<bool> gpuKernels(
+    "gpu-kernels",
+    cl::desc("Form the kernels trace-gpu-pipeline would launch and run each "
+             "one's blocks and threads as loops on the CPU (checks the GPU "
+             "lowering without a GPU; slow)"),
+    cl::cat(category));
 static cl::opt<bool> quiet("quiet", cl::desc("Do not print the results"),
                            cl::cat(category));
 
@@ -528,6 +534,7 @@ int main(int argc, char **argv) {
   CPUPipelineOptions pipelineOptions;
   pipelineOptions.blas = !noBlas;
   pipelineOptions.approximateMath = !libmMath;
+  pipelineOptions.gpuKernels = gpuKernels;
   buildCPUPipeline(pm, pipelineOptions);
   if (failed(pm.run(*module)))
     return fail("lowering " + inputFile + " for the CPU failed");

@@ -23,6 +23,16 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("Use vectorizable polynomial approximations of f32 "
                      "transcendental functions instead of libm"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> gpuKernels{
+      *this, "gpu-kernels",
+      llvm::cl::desc("Form the kernels trace-gpu-pipeline forms and run "
+                     "each one's blocks and threads as loops (a check of "
+                     "the GPU lowering without a GPU)"),
+      llvm::cl::init(false)};
+  PassOptions::Option<int64_t> gpuBlockSize{
+      *this, "gpu-block-size",
+      llvm::cl::desc("With gpu-kernels: threads per block"),
+      llvm::cl::init(256)};
 };
 
 /// The front both backends share: trace ops -> linalg on tensors (the export
@@ -66,6 +76,12 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       *this, "block-size",
       llvm::cl::desc("Threads per block of every kernel's 1-D grid"),
       llvm::cl::init(256)};
+  PassOptions::Option<bool> blockReductions{
+      *this, "block-reductions",
+      llvm::cl::desc("Reduce over at least 32 elements with one block per "
+                     "output element (warp shuffles, shared memory) instead "
+                     "of one thread"),
+      llvm::cl::init(true)};
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level",
       llvm::cl::desc("LLVM optimization level of the kernels"),
@@ -89,7 +105,9 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
 ///     matmuls become calls of the runtime's cuBLAS gemm;
 ///     trace-gpu-map-linalg: every other linalg op becomes one
 ///     scf.parallel nest collapsed onto a 1-D grid (block-size threads per
-///     block, reductions as a loop in each thread); upstream
+///     block, small reductions as a loop in each thread), or, for a
+///     reduction over at least 32 elements, a gpu.launch of one block per
+///     output element combining its threads with gpu.all_reduce; upstream
 ///     convert-parallel-loops-to-gpu makes each a gpu.launch;
 ///     trace-gpu-device-memory moves allocations to the device;
 ///     gpu-kernel-outlining (one gpu.module per kernel); gpu-async-region

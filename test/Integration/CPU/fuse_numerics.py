@@ -13,7 +13,12 @@ each function named by `--entry`:
   `trace-to-linalg{keep-fusions}` then `trace-lower-fusions` (each fusion
   made one linalg.generic: multi-output ops, reshapes moved, fills folded
   into reductions), then trace-run's CPU pipeline on that linalg. The
-  linalg carries no value names, so arguments and results go by position.
+  linalg carries no value names, so arguments and results go by position;
+* with `--gpu-kernels`: the fused function through `trace-run
+  --gpu-kernels`, the kernels trace-gpu-pipeline forms, each run as loops
+  over its blocks and threads. Block reductions add in another order, so
+  this one is compared within `--gpu-rtol`/`--gpu-atol` (the GPU check
+  runners' f32 tolerance by default).
 
 An entry that reads another's results (`forward_bwd` reads what
 `forward_fwd` saved) takes them from the reference run of that entry, so
@@ -23,6 +28,7 @@ number of fusions (loop / input) and the comparison.
 
     fuse_numerics.py --input model.mlir --trace-opt BIN --trace-run BIN \\
         --workdir DIR --entry forward_grad [--entry ...] [--remat B]
+        [--gpu-kernels]
 """
 
 import argparse
@@ -94,6 +100,9 @@ def main():
     parser.add_argument("--seed", default="3")
     parser.add_argument("--rtol", type=float, default=0.0)
     parser.add_argument("--atol", type=float, default=0.0)
+    parser.add_argument("--gpu-kernels", action="store_true")
+    parser.add_argument("--gpu-rtol", type=float, default=1e-4)
+    parser.add_argument("--gpu-atol", type=float, default=1e-4)
     args = parser.parse_args()
     d = args.workdir
     os.makedirs(d, exist_ok=True)
@@ -151,6 +160,20 @@ def main():
         print(f"@{entry}: {loops} loop and {reductions} input fusions; "
               f"{len(result_names)} results, fused and as kernels, equal the "
               f"unfused ones {how}")
+        if args.gpu_kernels:
+            out = os.path.join(e, "gpu-kernels")
+            run([args.trace_run, fused_entry, f"--entry={entry}", "--quiet",
+                 "--gpu-kernels", f"--out-dir={out}",
+                 *[f"--arg={n}={p}" for n, p in inputs.items()]])
+            worst = worst_ratio(
+                f"@{entry} GPU kernels",
+                {n: os.path.join(out, n + ".npy") for n in result_names},
+                outputs, args.gpu_rtol, args.gpu_atol, "the unfused result")
+            how = ("exactly" if worst == 0 else
+                   f"within {args.gpu_atol:g} + {args.gpu_rtol:g} |ref| "
+                   f"(worst {worst:.2g} of it)")
+            print(f"@{entry}: as GPU kernels run on the CPU, equal the "
+                  f"unfused ones {how}")
         produced.update(outputs)
 
 
