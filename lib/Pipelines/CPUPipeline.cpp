@@ -63,8 +63,10 @@ void trace::buildCPUPipeline(OpPassManager &pm,
     // The GPU pipeline's kernels, each run as loops over its blocks and
     // threads: a check of that pipeline's kernel decomposition without a
     // GPU. Matmuls call OpenBLAS, as cuBLAS would be called.
-    buildGPUKernelsFront(pm, options.blas ? "cpu" : "", options.gpuBlockSize,
-                         /*blockReductions=*/true);
+    TraceGPUMapLinalgPassOptions map;
+    map.blockSize = options.gpuBlockSize;
+    map.maxBlocks = options.gpuMaxBlocks;
+    buildGPUKernelsFront(pm, options.blas ? "cpu" : "", map);
     pm.addNestedPass<func::FuncOp>(trace::createTraceGPULaunchesOnCPUPass());
   } else {
     // 1-2. Linalg on tensors, then buffers.
@@ -84,6 +86,8 @@ void trace::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  // The GPU kernels' vector loads and stores (gpu-kernels).
+  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createArithToLLVMConversionPass());

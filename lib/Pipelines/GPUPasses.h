@@ -33,7 +33,7 @@ namespace mlir::trace {
 /// moved to the device yet. Shared by trace-gpu-pipeline and
 /// trace-cpu-pipeline{gpu-kernels}.
 void buildGPUKernelsFront(OpPassManager &pm, StringRef blasRuntime,
-                          int64_t blockSize, bool blockReductions);
+                          const TraceGPUMapLinalgPassOptions &map);
 
 } // namespace mlir::trace
 

@@ -36,13 +36,23 @@ def TraceGPUMapLinalgPass : Pass<"trace-gpu-map-linalg", "func::FuncOp"> {
       point are stored on the way, `gpu.all_reduce` combines the partials
       (convert-gpu-to-nvvm lowers it to warp shuffles and a shared-memory
       exchange), and thread 0 stores start (+) total;
+    * an all-parallel op whose outputs (and any inputs read with the same
+      identity map) are dense gives each iteration W consecutive elements,
+      W = 16 bytes / the widest such element (`vectorize`): one vector load
+      per dense operand and one vector store per output when those buffers
+      are 16-byte aligned at run time (a C API caller may pass any device
+      pointer), element by element otherwise; other operands are loaded
+      per element; the element count must be a multiple of W and at least
+      32 W; the loop is then mapped like the others;
     * every other op becomes an `scf.parallel` nest
       (`linalg::linalgOpToParallelLoops`); reduction dims are `scf.for`
       loops inside it, run by one thread per output element;
     * each outermost `scf.parallel` is collapsed to one dim of N iterations
-      and mapped: N <= block-size is one block of N threads, otherwise it is
-      tiled by block-size (a guard for the last tile) into blocks (x) of
-      block-size threads (x).
+      and mapped: N <= block-size is one block of N threads; N up to
+      block-size x max-blocks is tiled by block-size (a guard for the last
+      tile) into blocks (x) of block-size threads (x); beyond, max-blocks
+      blocks of block-size threads each loop over iterations tid, tid +
+      block-size x max-blocks, ... (a grid-stride loop).
 
     Upstream's `scf-parallel-loop-tiling` + `gpu-map-parallel-loops` is not
     used: the tiling takes one list of tile sizes for every loop in the
@@ -57,6 +67,7 @@ def TraceGPUMapLinalgPass : Pass<"trace-gpu-map-linalg", "func::FuncOp"> {
     "::mlir::arith::ArithDialect",
     "::mlir::affine::AffineDialect",
     "::mlir::memref::MemRefDialect",
+    "::mlir::vector::VectorDialect",
   ];
   let options = [
     Option<"blockSize", "block-size", "int64_t", "256",
@@ -64,6 +75,12 @@ def TraceGPUMapLinalgPass : Pass<"trace-gpu-map-linalg", "func::FuncOp"> {
     Option<"blockReductions", "block-reductions", "bool", "true",
            "Reduce over at least 32 elements with one block per output "
            "element (warp shuffles and shared memory) instead of one thread">,
+    Option<"maxBlocks", "max-blocks", "int64_t", "4096",
+           "Most blocks of an elementwise kernel's grid; beyond, each "
+           "thread loops over the iterations (a grid-stride loop)">,
+    Option<"vectorize", "vectorize", "bool", "true",
+           "Give each thread of an elementwise kernel 16 bytes of each dense "
+           "operand, read and written with vector loads and stores">,
   ];
 }
 

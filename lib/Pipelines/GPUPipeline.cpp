@@ -35,7 +35,7 @@ std::string trace::defaultCUDAToolkitPath() {
 }
 
 void trace::buildGPUKernelsFront(OpPassManager &pm, StringRef blasRuntime,
-                                 int64_t blockSize, bool blockReductions) {
+                                 const TraceGPUMapLinalgPassOptions &map) {
   // 1-2. As on the CPU: upstream dialects on tensors, elementwise chains
   // fused into one linalg.generic each (each becomes one kernel), transposed
   // matmul operands read in place; then buffers with read-only inputs,
@@ -57,10 +57,8 @@ void trace::buildGPUKernelsFront(OpPassManager &pm, StringRef blasRuntime,
   }
 
   // Kernels: each other linalg op (and copy) becomes one scf.parallel nest
-  // on a 1-D grid, or a block reduction, then one gpu.launch.
-  TraceGPUMapLinalgPassOptions map;
-  map.blockSize = blockSize;
-  map.blockReductions = blockReductions;
+  // on a 1-D grid (vectorized or not), or a block reduction, then one
+  // gpu.launch.
   pm.addNestedPass<func::FuncOp>(trace::createTraceGPUMapLinalgPass(map));
   pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
   pm.addPass(createCanonicalizerPass());
@@ -71,8 +69,12 @@ void trace::buildGPUPipeline(OpPassManager &pm,
   // 1-3. Kernels; then host buffers move to the device; launch bodies are
   // outlined into one gpu.module each; host GPU ops are chained on a
   // stream, synchronized before each return and each call.
-  buildGPUKernelsFront(pm, options.cublas ? "cuda" : "", options.blockSize,
-                       options.blockReductions);
+  TraceGPUMapLinalgPassOptions map;
+  map.blockSize = options.blockSize;
+  map.blockReductions = options.blockReductions;
+  map.vectorize = options.vectorize;
+  map.maxBlocks = options.maxBlocks;
+  buildGPUKernelsFront(pm, options.cublas ? "cuda" : "", map);
   pm.addPass(trace::createTraceGPUDeviceMemoryPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());

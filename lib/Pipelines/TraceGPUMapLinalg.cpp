@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "GPUBlockReduction.h"
+#include "GPUKernels.h"
 #include "GPUPasses.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -120,8 +120,48 @@ LogicalResult mapSequential(scf::ParallelOp loop) {
 
 /// Collapses an outermost loop nest to one dim and maps it onto blocks and
 /// threads of a 1-D grid. Reports its own errors.
+/// Replaces a normalized 1-D loop of `iterations` by `blocks` blocks of
+/// `blockSize` threads, each thread running iterations tid, tid + all
+/// threads, ... (a grid-stride loop).
+LogicalResult mapGridStride(scf::ParallelOp loop, int64_t iterations,
+                            int64_t blocks, int64_t blockSize,
+                            IRRewriter &rewriter) {
+  MLIRContext *ctx = loop.getContext();
+  Location loc = loop.getLoc();
+  rewriter.setInsertionPoint(loop);
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, v);
+  };
+  Value zero = cst(0), one = cst(1);
+  auto grid = scf::ParallelOp::create(rewriter, loc, ValueRange{zero},
+                                      ValueRange{cst(blocks)}, ValueRange{one});
+  rewriter.setInsertionPointToStart(grid.getBody());
+  auto block = scf::ParallelOp::create(rewriter, loc, ValueRange{zero},
+                                       ValueRange{cst(blockSize)},
+                                       ValueRange{one});
+  rewriter.setInsertionPointToStart(block.getBody());
+  Value first = arith::AddIOp::create(
+      rewriter, loc,
+      arith::MulIOp::create(rewriter, loc, grid.getInductionVars()[0],
+                            cst(blockSize)),
+      block.getInductionVars()[0]);
+  auto stride = scf::ForOp::create(rewriter, loc, first, cst(iterations),
+                                   cst(blocks * blockSize));
+  // The old body, on the strided index (the loop is normalized: from 0 by
+  // 1).
+  Block *body = loop.getBody();
+  rewriter.eraseOp(body->getTerminator());
+  rewriter.inlineBlockBefore(body, stride.getBody()->getTerminator(),
+                             ValueRange{stride.getInductionVar()});
+  rewriter.eraseOp(loop);
+  if (failed(gpu::setMappingAttr(grid, mapTo(ctx, gpu::Processor::BlockX))) ||
+      failed(gpu::setMappingAttr(block, mapTo(ctx, gpu::Processor::ThreadX))))
+    return emitError(loc, "cannot map this loop nest onto a GPU grid");
+  return success();
+}
+
 LogicalResult mapOutermost(scf::ParallelOp loop, int64_t blockSize,
-                           IRRewriter &rewriter) {
+                           int64_t maxBlocks, IRRewriter &rewriter) {
   MLIRContext *ctx = loop.getContext();
   Location loc = loop.getLoc();
   // The iteration count, when static (the collapsed loop's bound is a
@@ -167,6 +207,11 @@ LogicalResult mapOutermost(scf::ParallelOp loop, int64_t blockSize,
     return success();
   }
 
+  if (staticCount && iterations > blockSize * maxBlocks &&
+      isConstantIntValue(loop.getLowerBound()[0], 0) &&
+      isConstantIntValue(loop.getStep()[0], 1))
+    return mapGridStride(loop, iterations, maxBlocks, blockSize, rewriter);
+
   auto [blocks, threads] =
       scf::tileParallelLoop(loop, {blockSize}, /*noMinMaxBounds=*/true);
   if (failed(gpu::setMappingAttr(blocks, mapTo(ctx, gpu::Processor::BlockX))) ||
@@ -184,6 +229,11 @@ struct TraceGPUMapLinalgPass final
     if (blockSize < 1 || blockSize > 1024) {
       func.emitError("block-size must be in [1, 1024], got ")
           << static_cast<int64_t>(blockSize);
+      return signalPassFailure();
+    }
+    if (maxBlocks < 1 || maxBlocks > (int64_t{1} << 31) - 1) {
+      func.emitError("max-blocks must be in [1, 2^31 - 1], got ")
+          << static_cast<int64_t>(maxBlocks);
       return signalPassFailure();
     }
     IRRewriter rewriter(&getContext());
@@ -220,6 +270,13 @@ struct TraceGPUMapLinalgPass final
                                                    rewriter)))
           continue;
       }
+      // Elementwise over dense buffers: W elements per thread, vector loads
+      // and stores (the returned loop is mapped below like the others).
+      if (vectorize)
+        if (auto generic = dyn_cast<linalg::GenericOp>(op->getOperation());
+            generic &&
+            succeeded(trace::lowerToVectorizedElementwise(generic, rewriter)))
+          continue;
       if (op->getNumParallelLoops() == 0 &&
           !(*op)->getParentOfType<scf::ParallelOp>())
         wrapInUnitLoop(*op, rewriter);
@@ -238,7 +295,7 @@ struct TraceGPUMapLinalgPass final
     });
     for (scf::ParallelOp loop : outermost) {
       rewriter.setInsertionPoint(loop);
-      if (failed(mapOutermost(loop, blockSize, rewriter)))
+      if (failed(mapOutermost(loop, blockSize, maxBlocks, rewriter)))
         return signalPassFailure();
     }
 

@@ -1,11 +1,13 @@
 // trace-gpu-map-linalg: each linalg op on buffers becomes one scf.parallel
 // nest, collapsed to one dim and mapped onto a 1-D grid of blocks (x) and
 // threads (x), ready for convert-parallel-loops-to-gpu.
-// Reductions with their default, one block per output element, are in
-// gpu-block-reduction.mlir; here they are one thread per output element.
-// RUN: trace-opt %s --split-input-file --trace-gpu-map-linalg="block-reductions=0" | FileCheck %s
-// RUN: trace-opt %s --split-input-file --trace-gpu-map-linalg="block-size=128" | FileCheck %s --check-prefix=B128
-// RUN: trace-opt %s --split-input-file --trace-gpu-map-linalg --convert-parallel-loops-to-gpu --canonicalize | FileCheck %s --check-prefix=LAUNCH
+// Block reductions (gpu-block-reduction.mlir) and vectorized elementwise
+// kernels (gpu-vectorize.mlir), both on by default, are off here: one
+// thread per iteration point.
+// RUN: trace-opt %s --split-input-file --trace-gpu-map-linalg="block-reductions=0 vectorize=0" | FileCheck %s
+// RUN: trace-opt %s --split-input-file --trace-gpu-map-linalg="block-size=128 vectorize=0" | FileCheck %s --check-prefix=B128
+// RUN: trace-opt %s --split-input-file --trace-gpu-map-linalg="vectorize=0" --convert-parallel-loops-to-gpu --canonicalize | FileCheck %s --check-prefix=LAUNCH
+// RUN: trace-opt %s --split-input-file --trace-gpu-map-linalg="vectorize=0 max-blocks=2" | FileCheck %s --check-prefix=STRIDE
 
 // 4000 elements: tiled into blocks of 256 threads, the last one guarded;
 // the linear index is split back into (row, column).
@@ -131,5 +133,32 @@ func.func @full_reduction(%x: memref<4x8xf32>, %y: memref<f32>) {
 // CHECK:         arith.addf
 func.func @matmul(%a: memref<16x8xf32>, %b: memref<8x32xf32>, %c: memref<16x32xf32>) {
   linalg.matmul ins(%a, %b : memref<16x8xf32>, memref<8x32xf32>) outs(%c : memref<16x32xf32>)
+  return
+}
+
+// -----
+
+// Beyond block-size x max-blocks iterations, a grid-stride loop: 2 blocks
+// of 256 threads, each thread from its global index to 4000 by 512.
+// STRIDE-LABEL: func @grid_stride
+// STRIDE-DAG: %[[C2:.*]] = arith.constant 2 : index
+// STRIDE-DAG: %[[C256:.*]] = arith.constant 256 : index
+// STRIDE-DAG: %[[C512:.*]] = arith.constant 512 : index
+// STRIDE-DAG: %[[N:.*]] = arith.constant 4000 : index
+// STRIDE: scf.parallel (%[[B:.*]]) = (%{{.*}}) to (%[[C2]]) step
+// STRIDE:   scf.parallel (%[[T:.*]]) = (%{{.*}}) to (%[[C256]]) step
+// STRIDE:     %[[BB:.*]] = arith.muli %[[B]], %[[C256]] : index
+// STRIDE:     %[[I0:.*]] = arith.addi %[[BB]], %[[T]] : index
+// STRIDE:     scf.for %[[I:.*]] = %[[I0]] to %[[N]] step %[[C512]] {
+// STRIDE:       math.exp
+// STRIDE:   } {mapping = [#gpu.loop_dim_map<processor = thread_x
+// STRIDE: } {mapping = [#gpu.loop_dim_map<processor = block_x
+func.func @grid_stride(%x: memref<4x1000xf32>, %y: memref<4x1000xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<4x1000xf32>) outs(%y : memref<4x1000xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %e = math.exp %in : f32
+    linalg.yield %e : f32
+  }
   return
 }

@@ -5,21 +5,22 @@
 // RUN: trace-opt %s --trace-gpu-pipeline | FileCheck %s --implicit-check-not=gpu.module --implicit-check-not=func.func --implicit-check-not=memref. --implicit-check-not=linalg. --implicit-check-not=scf. --implicit-check-not=unrealized_conversion_cast
 // RUN: trace-opt %s --trace-gpu-pipeline="chip=sm_80 block-size=128" | FileCheck %s --check-prefix=SM80
 
-// An elementwise chain: one kernel, 4000 elements on 16 blocks of 256
-// threads, on a stream created for the call and synchronized before it
-// returns; the result is a device buffer.
+// An elementwise chain: one kernel, 4000 elements, four per thread (one
+// 16-byte vector load of each input and store of the output) on 4 blocks
+// of 256 threads, on a stream created for the call and synchronized before
+// it returns; the result is a device buffer.
 // CHECK-LABEL: llvm.func @chain(
-// CHECK-DAG: %[[C16:.*]] = llvm.mlir.constant(16 : index) : i64
+// CHECK-DAG: %[[C4:.*]] = llvm.mlir.constant(4 : index) : i64
 // CHECK-DAG: %[[C256:.*]] = llvm.mlir.constant(256 : index) : i64
 // CHECK-DAG: %[[C1:.*]] = llvm.mlir.constant(1 : index) : i64
 // CHECK: %[[S:.*]] = llvm.call @mgpuStreamCreate() : () -> !llvm.ptr
 // CHECK: %[[OUT:.*]] = llvm.call @mgpuMemAlloc(%{{.*}}, %[[S]], %{{.*}}) : (i64, !llvm.ptr, i8) -> !llvm.ptr
-// CHECK: gpu.launch_func <%[[S]] : !llvm.ptr> @chain_kernel::@chain_kernel blocks in (%[[C16]], %[[C1]], %[[C1]]) threads in (%[[C256]], %[[C1]], %[[C1]]) : i64 args(
+// CHECK: gpu.launch_func <%[[S]] : !llvm.ptr> @chain_kernel::@chain_kernel blocks in (%[[C4]], %[[C1]], %[[C1]]) threads in (%[[C256]], %[[C1]], %[[C1]]) : i64 args(
 // CHECK-NOT: gpu.launch_func
 // CHECK: llvm.call @mgpuStreamSynchronize(%[[S]]) : (!llvm.ptr) -> ()
 // CHECK: llvm.call @mgpuStreamDestroy(%[[S]]) : (!llvm.ptr) -> ()
 // CHECK: llvm.return
-// CHECK: gpu.binary @chain_kernel  [#gpu.object<#nvvm.target<chip = "sm_90", features = "+ptx80">, {{.*}}assembly = "{{.*}}.version 8.0{{.*}}.target sm_90{{.*}}.visible .entry chain_kernel(
+// CHECK: gpu.binary @chain_kernel  [#gpu.object<#nvvm.target<chip = "sm_90", features = "+ptx80">, {{.*}}assembly = "{{.*}}.version 8.0{{.*}}.target sm_90{{.*}}.visible .entry chain_kernel({{.*}}ld.global.v4.b32{{.*}}ld.global.v4.b32{{.*}}st.global.v4.b32
 // SM80-LABEL: llvm.func @chain(
 // SM80: gpu.launch_func
 // SM80-SAME: @chain_kernel::@chain_kernel

@@ -105,6 +105,11 @@ static cl::opt<bool> gpuKernels(
              "one's blocks and threads as loops on the CPU (checks the GPU "
              "lowering without a GPU; slow)"),
     cl::cat(category));
+static cl::opt<int64_t> gpuMaxBlocks(
+    "gpu-max-blocks",
+    cl::desc("With --gpu-kernels: most blocks of an elementwise kernel's "
+             "grid before its threads loop (grid-stride)"),
+    cl::init(4096), cl::cat(category));
 static cl::opt<bool> quiet("quiet", cl::desc("Do not print the results"),
                            cl::cat(category));
 
@@ -535,6 +540,7 @@ int main(int argc, char **argv) {
   pipelineOptions.blas = !noBlas;
   pipelineOptions.approximateMath = !libmMath;
   pipelineOptions.gpuKernels = gpuKernels;
+  pipelineOptions.gpuMaxBlocks = gpuMaxBlocks;
   buildCPUPipeline(pm, pipelineOptions);
   if (failed(pm.run(*module)))
     return fail("lowering " + inputFile + " for the CPU failed");

@@ -33,6 +33,11 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       *this, "gpu-block-size",
       llvm::cl::desc("With gpu-kernels: threads per block"),
       llvm::cl::init(256)};
+  PassOptions::Option<int64_t> gpuMaxBlocks{
+      *this, "gpu-max-blocks",
+      llvm::cl::desc("With gpu-kernels: most blocks of an elementwise grid "
+                     "before threads loop (grid-stride)"),
+      llvm::cl::init(4096)};
 };
 
 /// The front both backends share: trace ops -> linalg on tensors (the export
@@ -81,6 +86,16 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       llvm::cl::desc("Reduce over at least 32 elements with one block per "
                      "output element (warp shuffles, shared memory) instead "
                      "of one thread"),
+      llvm::cl::init(true)};
+  PassOptions::Option<int64_t> maxBlocks{
+      *this, "max-blocks",
+      llvm::cl::desc("Most blocks of an elementwise kernel's grid; beyond, "
+                     "each thread loops over the iterations (grid-stride)"),
+      llvm::cl::init(4096)};
+  PassOptions::Option<bool> vectorize{
+      *this, "vectorize",
+      llvm::cl::desc("Elementwise kernels move 16 bytes of each dense "
+                     "operand per thread with vector loads and stores"),
       llvm::cl::init(true)};
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level",

@@ -16,6 +16,7 @@ adds in another order than the CPU's loop (a sum of 1000 values in
 
     gpu_kernels_numerics.py --trace-run BIN --input F [--input ...] --workdir DIR
         [--entry NAME ...] [--seed N] [--rtol R] [--atol A]
+        [--kernels-flag=FLAG ...]
 """
 
 import argparse
@@ -45,6 +46,9 @@ def main():
     parser.add_argument("--seed", default="3")
     parser.add_argument("--rtol", type=float, default=1e-4)
     parser.add_argument("--atol", type=float, default=1e-4)
+    parser.add_argument("--kernels-flag", action="append", default=[],
+                        help="another trace-run flag for the kernels run "
+                        "(e.g. --gpu-max-blocks=2)")
     args = parser.parse_args()
 
     for module in args.input:
@@ -58,7 +62,8 @@ def check(args, module):
         sys.exit(f"{module}: no public function")
     for entry in entries:
         out = {}
-        for variant, flags in (("cpu", []), ("kernels", ["--gpu-kernels"])):
+        for variant, flags in (("cpu", []),
+                               ("kernels", ["--gpu-kernels", *args.kernels_flag])):
             out[variant] = os.path.join(args.workdir, entry, variant)
             run([args.trace_run, module, f"--entry={entry}", "--quiet",
                  f"--random-inputs={args.seed}", f"--out-dir={out[variant]}",
