@@ -203,7 +203,9 @@ void gemm(int64_t batch, int64_t m, int64_t n, int64_t k, const T *a,
                   blas.handle, lb.op, la.op, in, im, ik, &one, b, lb.ld,
                   batchB, a, la.ld, batchA, &beta, c, lc.ld, batchC,
                   toInt(batch, "batch")));
-  CHECK(cuStreamSynchronize(nullptr));
+  // No synchronization: the gemm runs on the legacy default stream, and the
+  // streams this runtime creates are blocking ones, so kernels the caller
+  // launches next on them wait for it (mgpuStreamCreate).
 }
 
 template <typename T>
@@ -281,10 +283,15 @@ void mgpuLaunchKernel(void *function, int64_t gridX, int64_t gridY,
                        params, extra));
 }
 
+/// A blocking stream: its work is ordered after earlier work on the legacy
+/// default stream and before later work there. That orders the kernels
+/// after a caller's (PyTorch's default stream is the legacy one, so inputs
+/// it just computed are ready) and around the cuBLAS calls, which run on
+/// the legacy stream, without a host synchronization after each gemm.
 void *mgpuStreamCreate() {
   useContext();
   CUstream stream = nullptr;
-  CHECK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  CHECK(cuStreamCreate(&stream, CU_STREAM_DEFAULT));
   return stream;
 }
 
