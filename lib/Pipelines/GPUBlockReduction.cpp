@@ -109,6 +109,33 @@ bool isFirstIteration(Value cond, ArrayRef<unsigned> reductionDims) {
 
 } // namespace
 
+SmallVector<Value> trace::delinearizeStatic(OpBuilder &b, Location loc,
+                                           Value linear,
+                                           ArrayRef<int64_t> ranges) {
+  if (ranges.empty())
+    return {};
+  if (ranges.size() == 1)
+    return {linear};
+  ValueRange indices = affine::AffineDelinearizeIndexOp::create(
+                          b, loc, linear, ValueRange{}, ranges)
+                          .getResults();
+  return SmallVector<Value>(indices.begin(), indices.end());
+}
+
+SmallVector<Value> trace::indicesAt(OpBuilder &b, Location loc, AffineMap map,
+                                    ArrayRef<Value> point) {
+  SmallVector<Value> result;
+  for (AffineExpr expr : map.getResults()) {
+    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+      result.push_back(point[dim.getPosition()]);
+      continue;
+    }
+    result.push_back(affine::AffineApplyOp::create(
+        b, loc, AffineMap::get(map.getNumDims(), 0, expr), point));
+  }
+  return result;
+}
+
 FailureOr<gpu::LaunchOp>
 trace::lowerToBlockReduction(linalg::GenericOp op, int64_t maxThreads,
                              RewriterBase &rewriter) {
@@ -227,38 +254,9 @@ trace::lowerToBlockReduction(linalg::GenericOp op, int64_t maxThreads,
   Block &kernel = launch.getBody().front();
   rewriter.setInsertionPointToStart(&kernel);
 
-  // Splits a linear index into the dims [begin, end) of the loop ranges.
-  auto delinearize = [&](Value linear, unsigned begin, unsigned end,
-                         SmallVectorImpl<Value> &indices) {
-    SmallVector<Value> reversed;
-    for (unsigned dim = end; dim > begin; --dim) {
-      int64_t range = ranges[dim - 1];
-      if (dim - 1 == begin) {
-        reversed.push_back(linear);
-        break;
-      }
-      Value r = cst(range);
-      reversed.push_back(arith::RemUIOp::create(rewriter, loc, linear, r));
-      linear = arith::DivUIOp::create(rewriter, loc, linear, r);
-    }
-    indices.append(reversed.rbegin(), reversed.rend());
-  };
-  auto indicesOf = [&](AffineMap map, ArrayRef<Value> dims) {
-    SmallVector<Value> result;
-    for (AffineExpr expr : map.getResults()) {
-      if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
-        result.push_back(dims[dim.getPosition()]);
-        continue;
-      }
-      AffineMap single = AffineMap::get(map.getNumDims(), 0, expr);
-      result.push_back(
-          affine::AffineApplyOp::create(rewriter, loc, single, dims));
-    }
-    return result;
-  };
-
-  SmallVector<Value> dims;
-  delinearize(launch.getBlockIds().x, 0, numParallel, dims);
+  SmallVector<Value> dims =
+      delinearizeStatic(rewriter, loc, launch.getBlockIds().x,
+                        ArrayRef(ranges).take_front(numParallel));
   Value tid = launch.getThreadIds().x;
 
   // Each thread: its elements r = tid, tid + threads, ...; the first one
@@ -274,7 +272,9 @@ trace::lowerToBlockReduction(linalg::GenericOp op, int64_t maxThreads,
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(loop.getBody());
     SmallVector<Value> point(dims);
-    delinearize(loop.getInductionVar(), numParallel, ranges.size(), point);
+    llvm::append_range(point, delinearizeStatic(
+                                  rewriter, loc, loop.getInductionVar(),
+                                  ArrayRef(ranges).drop_front(numParallel)));
     IRMapping mapping;
     for (OpOperand &operand : op->getOpOperands()) {
       BlockArgument arg = op.getMatchingBlockArgument(&operand);
@@ -282,7 +282,7 @@ trace::lowerToBlockReduction(linalg::GenericOp op, int64_t maxThreads,
         continue;
       mapping.map(arg, memref::LoadOp::create(
                            rewriter, loc, operand.get(),
-                           indicesOf(op.getMatchingIndexingMap(&operand),
+                           indicesAt(rewriter, loc, op.getMatchingIndexingMap(&operand),
                                      point)));
     }
     for (Operation &inner : body.without_terminator()) {
@@ -302,7 +302,7 @@ trace::lowerToBlockReduction(linalg::GenericOp op, int64_t maxThreads,
           init.getOperandNumber() - op.getNumDpsInputs()));
       memref::StoreOp::create(
           rewriter, loc, value, init.get(),
-          indicesOf(op.getMatchingIndexingMap(&init), point));
+          indicesAt(rewriter, loc, op.getMatchingIndexingMap(&init), point));
     }
     Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
                                         loop.getInductionVar(), tid);
@@ -338,7 +338,7 @@ trace::lowerToBlockReduction(linalg::GenericOp op, int64_t maxThreads,
   for (auto [r, total] : llvm::zip(reducedOutputs, totals)) {
     OpOperand &init = op->getOpOperand(r.init);
     SmallVector<Value> outIndices =
-        indicesOf(op.getMatchingIndexingMap(&init), firstPoint);
+        indicesAt(rewriter, loc, op.getMatchingIndexingMap(&init), firstPoint);
     Value start;
     if (!r.start) {
       start = memref::LoadOp::create(rewriter, loc, init.get(), outIndices);

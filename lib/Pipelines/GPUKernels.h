@@ -16,6 +16,16 @@
 
 namespace mlir::trace {
 
+/// The row-major indices of `linear` in an iteration space of static
+/// `ranges` (affine.delinearize_index; none for an empty space).
+SmallVector<Value> delinearizeStatic(OpBuilder &b, Location loc, Value linear,
+                                     ArrayRef<int64_t> ranges);
+
+/// The operand indices `map` gives at iteration point `point` (a dim
+/// result is the point's index itself, anything else an affine.apply).
+SmallVector<Value> indicesAt(OpBuilder &b, Location loc, AffineMap map,
+                             ArrayRef<Value> point);
+
 /// Replaces `op`, a linalg.generic on buffers with its parallel dims first,
 /// by a gpu.launch of one block per output element whose threads (at most
 /// `maxThreads`, a multiple of 32 no larger than the reduced extent) stride

@@ -15,7 +15,6 @@
 
 #include "GPUKernels.h"
 
-#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -142,18 +141,8 @@ trace::lowerToVectorizedElementwise(linalg::GenericOp op,
       Value linear = arith::AddIOp::create(rewriter, loc, base, cst(lane));
       SmallVector<Value> indices; // delinearized, when needed
       auto pointIndices = [&]() -> ArrayRef<Value> {
-        if (indices.empty()) {
-          Value rest = linear;
-          SmallVector<Value> reversed;
-          for (size_t dim = ranges.size(); dim > 1; --dim) {
-            reversed.push_back(
-                arith::RemUIOp::create(rewriter, loc, rest, cst(ranges[dim - 1])));
-            rest = arith::DivUIOp::create(rewriter, loc, rest,
-                                          cst(ranges[dim - 1]));
-          }
-          reversed.push_back(rest);
-          indices.assign(reversed.rbegin(), reversed.rend());
-        }
+        if (indices.empty())
+          indices = delinearizeStatic(rewriter, loc, linear, ranges);
         return indices;
       };
       for (auto [index, operand] : llvm::enumerate(op->getOpOperands())) {
@@ -164,13 +153,11 @@ trace::lowerToVectorizedElementwise(linalg::GenericOp op,
           mapping.map(arg, read(index, lane));
           continue;
         }
-        SmallVector<Value> at;
-        AffineMap map = op.getMatchingIndexingMap(&operand);
-        for (AffineExpr expr : map.getResults())
-          at.push_back(affine::AffineApplyOp::create(
-              rewriter, loc, AffineMap::get(map.getNumDims(), 0, expr),
-              pointIndices()));
-        mapping.map(arg, memref::LoadOp::create(rewriter, loc, flat[index], at));
+        mapping.map(arg, memref::LoadOp::create(
+                             rewriter, loc, flat[index],
+                             indicesAt(rewriter, loc,
+                                       op.getMatchingIndexingMap(&operand),
+                                       pointIndices())));
       }
       for (Operation &inner : body.without_terminator()) {
         if (auto index = dyn_cast<linalg::IndexOp>(inner)) {

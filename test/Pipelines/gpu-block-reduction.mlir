@@ -73,15 +73,13 @@ func.func @fold_fill(%x: memref<64x300xf32>, %y: memref<64xf32>, %z: memref<64x3
 // elements, so that every thread has one to start from).
 // CHECK-LABEL: func @start_value
 // CHECK-DAG: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
-// CHECK-DAG: %[[C5:.*]] = arith.constant 5 : index
 // CHECK-DAG: %[[C50:.*]] = arith.constant 50 : index
 // CHECK-DAG: %[[C32:.*]] = arith.constant 32 : index
 // CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
 // CHECK: gpu.launch blocks(%[[B:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C4]], {{.*}} threads(%[[T:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C32]],
 // CHECK:   scf.for %[[R:.*]] = %[[T]] to %[[C50]] step %[[C32]]
-// CHECK:     %[[R1:.*]] = arith.remui %[[R]], %[[C5]] : index
-// CHECK:     %[[R0:.*]] = arith.divui %[[R]], %[[C5]] : index
-// CHECK:     memref.load %arg0[%[[B]], %[[R0]], %[[R1]]]
+// CHECK:     %[[RI:.*]]:2 = affine.delinearize_index %[[R]] into (10, 5) : index, index
+// CHECK:     memref.load %arg0[%[[B]], %[[RI]]#0, %[[RI]]#1]
 // CHECK:   %[[TOTAL:.*]] = gpu.all_reduce add
 // CHECK:   scf.if
 // CHECK-NEXT: %[[SUM:.*]] = arith.addf %[[TOTAL]], %[[ONE]] : f32
@@ -139,7 +137,8 @@ func.func @leading(%x: memref<256x128xf32>, %y: memref<128xf32>) {
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
 // CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %[[C1]], %{{.*}} = %[[C1]], %{{.*}} = %[[C1]]) threads
 // CHECK:   scf.for %{{.*}} to %[[C512]]
-// CHECK-COUNT-2: arith.divui
+// CHECK:     %[[I:.*]]:3 = affine.delinearize_index %{{.*}} into (4, 8, 16)
+// CHECK:     memref.load %arg0[%[[I]]#0, %[[I]]#1, %[[I]]#2]
 // CHECK:     arith.maximumf {{.*}} : f64
 // CHECK:   gpu.all_reduce maximumf %{{.*}} uniform
 // CHECK-NEXT: } : (f64) -> f64

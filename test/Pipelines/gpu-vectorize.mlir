@@ -14,7 +14,6 @@
 // CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
 // CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index
 // CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
-// CHECK-DAG: %[[C128:.*]] = arith.constant 128 : index
 // CHECK-DAG: %[[C256:.*]] = arith.constant 256 : index
 // CHECK: %[[X:.*]] = memref.collapse_shape %arg0 {{\[}}[0, 1]] : memref<64x128xf32> into memref<8192xf32>
 // CHECK: %[[Y:.*]] = memref.collapse_shape %arg2 {{\[}}[0, 1]] : memref<64x128xf32> into memref<8192xf32>
@@ -28,8 +27,8 @@
 // CHECK:   scf.if %[[ALIGNED]] {
 // CHECK:     %[[V:.*]] = vector.load %[[X]][%[[BASE]]] {alignment = 16 : i64} : memref<8192xf32>, vector<4xf32>
 // CHECK:     %[[E0:.*]] = vector.extract %[[V]][0]
-// CHECK:     %[[COL0:.*]] = arith.remui %[[BASE]], %[[C128]] : index
-// CHECK:     %[[B0:.*]] = memref.load %arg1[%[[COL0]]] : memref<128xf32>
+// CHECK:     %[[P0:.*]]:2 = affine.delinearize_index %[[BASE]] into (64, 128) : index, index
+// CHECK:     %[[B0:.*]] = memref.load %arg1[%[[P0]]#1] : memref<128xf32>
 // CHECK:     arith.addf %[[E0]], %[[B0]] : f32
 // CHECK-COUNT-3: vector.extract %[[V]]
 // CHECK:     %[[R:.*]] = vector.from_elements %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : vector<4xf32>
@@ -77,8 +76,8 @@ func.func @narrow(%x: memref<1024xf64>, %y: memref<1024xf16>) {
 // CHECK-LABEL: func @iota
 // CHECK: scf.if
 // CHECK: %[[L1:.*]] = arith.addi %[[BASE:.*]], %c1 : index
-// CHECK: arith.remui %[[L1]], %c256 : index
-// CHECK: arith.divui %[[L1]], %c256 : index
+// CHECK: %[[P1:.*]]:2 = affine.delinearize_index %[[L1]] into (8, 256)
+// CHECK: arith.addi %[[P1]]#0, %[[P1]]#1 : index
 // CHECK: vector.store
 #i2 = affine_map<(d0, d1) -> (d0, d1)>
 func.func @iota(%y: memref<8x256xi32>) {
