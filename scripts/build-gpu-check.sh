@@ -38,14 +38,14 @@ INPUTS="$TRACE_ROOT/test/Integration"
   --symbol-privatize="exclude=forward,forward_grad" --symbol-dce \
   -o "$OUT/build/gpt.mlir"
 
-build() { # NAME INPUT
+build() { # NAME INPUT [EXTRA PIPELINE OPTIONS]
   log "Runner $1"
   /usr/bin/python3 "$INPUTS/GPU/make_runner.py" --out "$OUT/build" --name "$1" \
     --trace-opt "$TRACE_OPT" --mlir-translate "$LLVM_PREFIX/bin/mlir-translate" \
     --llc "$LLVM_PREFIX/bin/llc" --clangxx "$LLVM_PREFIX/bin/clang++" \
     --include "$TRACE_ROOT/include" --cuda "$CUDA" \
     --runtime-lib "$TRACE_BUILD_DIR/lib/libTraceCUDARuntimeStatic.a" \
-    --gpu-pipeline "$PIPELINE" "$2" >/dev/null 2>"$OUT/build/$1.log" \
+    --gpu-pipeline "$PIPELINE${3:+ $3}" "$2" >/dev/null 2>"$OUT/build/$1.log" \
     || { cat "$OUT/build/$1.log" >&2; exit 1; }
   mv "$OUT/build/$1" "$OUT/$1"
 }
@@ -55,6 +55,10 @@ build softmax "$INPUTS/PTX/Inputs/softmax.mlir"
 build layernorm "$INPUTS/PTX/Inputs/layernorm.mlir"
 build ops "$INPUTS/GPU/Inputs/ops.mlir"
 build gpt "$OUT/build/gpt.mlir"
+# Achieved bandwidth of one large elementwise kernel, with 16-byte vector
+# loads and stores and without.
+build bandwidth "$INPUTS/GPU/Inputs/bandwidth.mlir"
+build bandwidth_scalar "$INPUTS/GPU/Inputs/bandwidth.mlir" "vectorize=0"
 
 # The training-step benchmark: trace-compile's CUDA library for each remat
 # plan and the model's parameters, run there by bench/step_time.py --run

@@ -2,7 +2,9 @@
 # Runs, on a GPU machine, the runners scripts/build-gpu-check.sh built on the
 # CPU machine, and prints what they print: the device, then for every trace
 # function each result's largest GPU-CPU difference against its tolerance,
-# and the time per call on the GPU and on the CPU. Builds nothing; needs the
+# and the time per call on the GPU and on the CPU, with the bytes of its
+# arguments and results per second (the bandwidth runners: one 768 MB
+# elementwise kernel, with and without vector loads). Builds nothing; needs the
 # CUDA driver (libcuda.so.1) and, for the matmuls, cuBLAS (libcublas.so.13
 # or .12, loaded by the runtime at the first matmul: from the loader's path,
 # or else the toolkit's or PyTorch's copy found here). Exits with 0 when
@@ -32,7 +34,7 @@ fi
 
 passed=0
 failed=()
-for runner in elementwise reduction softmax layernorm ops gpt; do
+for runner in elementwise reduction softmax layernorm ops gpt bandwidth bandwidth_scalar; do
   if [ ! -x "$DIR/$runner" ]; then
     echo "== $runner: missing from $DIR"
     failed+=("$runner")

@@ -13,8 +13,10 @@ toolkit's stub, so it needs libcuda.so.1 and the system's C and C++
 libraries at run time (glibc 2.34, libstdc++ of GCC 4.8 or later) and
 nothing else; it builds nothing and reads no file. Run it on a GPU
 machine: it prints the device, then for every function and result the
-largest difference between GPU and CPU and the tolerance, and the time per
-call of each; it exits with 0 only if every result is within tolerance.
+largest difference between GPU and CPU and the tolerance, the time per
+call of each, and the bytes of arguments and results per second of GPU
+time (with the share of the device's peak memory bandwidth); it exits with
+0 only if every result is within tolerance.
 
 The CPU reference is trace-cpu-pipeline (blas=false: no OpenBLAS;
 approximate-math=false: libm's functions, not polynomials), whose numerics
@@ -176,7 +178,13 @@ def generate(functions, name):
                    f'{gpu_call};{keep_gpu} freeResults(g, c); }});')
         out.append(f'    double cpuMs = timeCalls([&] {{ std::set<void *> g, c; '
                    f'{cpu_call};{keep_cpu} freeResults(g, c); }});')
+        moved = ' + '.join(f'{count(shape)} * sizeof({ELEMENT[element][0]})'
+                           for shape, element in list(fargs) + list(results))
         out.append('    std::printf("  time per call: gpu %.3f ms, cpu %.3f ms\\n", gpuMs, cpuMs);')
+        # Bytes of arguments read and results written, over the whole call
+        # (allocation, launches and synchronization included): a lower bound
+        # of the kernels' bandwidth, near it when one large kernel dominates.
+        out.append(f'    printBandwidth(double({moved or 0}), gpuMs);')
         out.append('  }')
     out.append('  std::printf("%s: %d of %d functions failed\\n", failures ? "FAIL" : "PASS",')
     out.append(f'              failures, {len(functions)});')

@@ -249,6 +249,32 @@ template <typename F> double timeCalls(F call) {
   return 1e3 * seconds / calls;
 }
 
+/// The device's peak memory bandwidth in GB/s from its memory clock and bus
+/// width (double data rate), or 0 if the driver does not say.
+inline double peakBandwidthGBs() {
+  CUdevice device;
+  int clockKHz = 0, busBits = 0;
+  checkDriver(cuDeviceGet(&device, 0), "cuDeviceGet");
+  checkDriver(cuDeviceGetAttribute(
+                  &clockKHz, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, device),
+              "cuDeviceGetAttribute");
+  checkDriver(cuDeviceGetAttribute(
+                  &busBits, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, device),
+              "cuDeviceGetAttribute");
+  return 2.0 * clockKHz * 1e3 * (busBits / 8.0) / 1e9;
+}
+
+/// `bytes` moved per call in `ms`: GB/s and the share of the peak.
+inline void printBandwidth(double bytes, double ms) {
+  double rate = bytes / (ms * 1e-3) / 1e9;
+  double peak = peakBandwidthGBs();
+  std::printf("  %.1f MB of arguments and results: %.1f GB/s on the GPU",
+              bytes / 1e6, rate);
+  if (peak > 0)
+    std::printf(" (%.0f%% of the %.0f GB/s peak)", 100.0 * rate / peak, peak);
+  std::printf("\n");
+}
+
 inline void printDevice() {
   int driver = 0, major = 0, minor = 0;
   char name[256] = {0};
