@@ -416,6 +416,9 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "trace-run: execute a trace "
                                           "function on the CPU\n");
+  if (gpuMaxBlocks < 1 || gpuMaxBlocks > (int64_t{1} << 31) - 1)
+    return fail("--gpu-max-blocks must be in [1, 2^31 - 1], got " +
+                llvm::Twine(static_cast<int64_t>(gpuMaxBlocks)));
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   // The compiled code mallocs its activations on every call. glibc would
