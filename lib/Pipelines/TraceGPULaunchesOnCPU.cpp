@@ -15,11 +15,13 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Utils/GPUUtils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
-#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::trace {
 #define GEN_PASS_DEF_TRACEGPULAUNCHESONCPUPASS
@@ -29,44 +31,6 @@ namespace mlir::trace {
 using namespace mlir;
 
 namespace {
-
-/// a (+) b for an all-reduce kind, as the lowering to NVVM computes it.
-Value combine(OpBuilder &b, Location loc, gpu::AllReduceOperation kind,
-              Value lhs, Value rhs) {
-  using K = gpu::AllReduceOperation;
-  bool isFloat = isa<FloatType>(lhs.getType());
-  switch (kind) {
-  case K::ADD:
-    return isFloat ? arith::AddFOp::create(b, loc, lhs, rhs).getResult()
-                   : arith::AddIOp::create(b, loc, lhs, rhs).getResult();
-  case K::MUL:
-    return isFloat ? arith::MulFOp::create(b, loc, lhs, rhs).getResult()
-                   : arith::MulIOp::create(b, loc, lhs, rhs).getResult();
-  case K::MINUI:
-    return arith::MinUIOp::create(b, loc, lhs, rhs);
-  case K::MINSI:
-    return arith::MinSIOp::create(b, loc, lhs, rhs);
-  case K::MINNUMF:
-    return arith::MinNumFOp::create(b, loc, lhs, rhs);
-  case K::MAXUI:
-    return arith::MaxUIOp::create(b, loc, lhs, rhs);
-  case K::MAXSI:
-    return arith::MaxSIOp::create(b, loc, lhs, rhs);
-  case K::MAXNUMF:
-    return arith::MaxNumFOp::create(b, loc, lhs, rhs);
-  case K::AND:
-    return arith::AndIOp::create(b, loc, lhs, rhs);
-  case K::OR:
-    return arith::OrIOp::create(b, loc, lhs, rhs);
-  case K::XOR:
-    return arith::XOrIOp::create(b, loc, lhs, rhs);
-  case K::MINIMUMF:
-    return arith::MinimumFOp::create(b, loc, lhs, rhs);
-  case K::MAXIMUMF:
-    return arith::MaximumFOp::create(b, loc, lhs, rhs);
-  }
-  llvm_unreachable("unknown all-reduce kind");
-}
 
 /// Emits scf.for loops over [0, ub) for each of `ubs` (outermost first) and
 /// returns their induction variables; the builder is left in the innermost.
@@ -130,14 +94,14 @@ LogicalResult runOnCPU(gpu::LaunchOp launch, IRRewriter &rewriter) {
   for (auto [index, phase] : llvm::enumerate(phases))
     for (Operation *op : phase)
       phaseOf[op] = index;
-  llvm::MapVector<Value, unsigned> kept; // value -> its buffer's index
+  llvm::SetVector<Value> kept; // each gets a per-thread buffer
   auto readIn = [&](Value operand, unsigned index) {
     Operation *def = operand.getDefiningOp();
     if (!def || def->getBlock() != &body ||
         def->hasTrait<OpTrait::ConstantLike>() ||
         isa<gpu::AllReduceOp>(def) || phaseOf.lookup(def) == index)
       return;
-    kept.try_emplace(operand, kept.size());
+    kept.insert(operand);
   };
   for (auto [index, phase] : llvm::enumerate(phases)) {
     for (Operation *op : phase)
@@ -158,10 +122,10 @@ LogicalResult runOnCPU(gpu::LaunchOp launch, IRRewriter &rewriter) {
       arith::MulIOp::create(rewriter, loc, block.x, block.y), block.z);
   // Per-thread buffers: kept values, then each all-reduce's operands.
   SmallVector<Value> keptBuffers, reduceBuffers;
-  for (auto &entry : kept)
+  for (Value value : kept)
     keptBuffers.push_back(memref::AllocaOp::create(
         rewriter, loc,
-        MemRefType::get({ShapedType::kDynamic}, entry.first.getType()),
+        MemRefType::get({ShapedType::kDynamic}, value.getType()),
         ValueRange{threads}));
   for (gpu::AllReduceOp reduce : reduces)
     reduceBuffers.push_back(
@@ -215,22 +179,19 @@ LogicalResult runOnCPU(gpu::LaunchOp launch, IRRewriter &rewriter) {
     for (auto [reduce, total] : llvm::zip(reduces, totals))
       if (reduce)
         mapping.map(reduce.getResult(), total);
-    for (auto [entry, buffer] : llvm::zip(kept, keptBuffers)) {
-      Operation *def = entry.first.getDefiningOp();
-      if (phaseOf.lookup(def) < index)
-        mapping.map(entry.first, memref::LoadOp::create(rewriter, loc, buffer,
-                                                        ValueRange{linear}));
-    }
+    for (auto [value, buffer] : llvm::zip(kept, keptBuffers))
+      if (phaseOf.lookup(value.getDefiningOp()) < index)
+        mapping.map(value, memref::LoadOp::create(rewriter, loc, buffer,
+                                                  ValueRange{linear}));
     for (Operation &op : body.without_terminator())
       if (op.hasTrait<OpTrait::ConstantLike>() &&
           phaseOf.lookup(&op) != index)
         rewriter.clone(op, mapping);
     for (Operation *op : phase)
       rewriter.clone(*op, mapping);
-    for (auto [entry, buffer] : llvm::zip(kept, keptBuffers))
-      if (phaseOf.lookup(entry.first.getDefiningOp()) == index)
-        memref::StoreOp::create(rewriter, loc,
-                                mapping.lookup(entry.first), buffer,
+    for (auto [value, buffer] : llvm::zip(kept, keptBuffers))
+      if (phaseOf.lookup(value.getDefiningOp()) == index)
+        memref::StoreOp::create(rewriter, loc, mapping.lookup(value), buffer,
                                 ValueRange{linear});
     if (index == reduces.size())
       break;
@@ -253,9 +214,12 @@ LogicalResult runOnCPU(gpu::LaunchOp launch, IRRewriter &rewriter) {
       rewriter.setInsertionPointToStart(fold.getBody());
       Value next = memref::LoadOp::create(rewriter, loc, reduceBuffers[index],
                                           ValueRange{fold.getInductionVar()});
-      scf::YieldOp::create(rewriter, loc,
-                           combine(rewriter, loc, *reduce.getOp(),
-                                   fold.getRegionIterArgs()[0], next));
+      // Upstream's mapping of the kind to its arith op.
+      scf::YieldOp::create(
+          rewriter, loc,
+          vector::makeArithReduction(rewriter, loc,
+                                     gpu::convertReductionKind(*reduce.getOp()),
+                                     fold.getRegionIterArgs()[0], next));
     }
     totals.push_back(fold.getResult(0));
   }

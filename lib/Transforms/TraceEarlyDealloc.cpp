@@ -75,10 +75,8 @@ struct TraceEarlyDeallocPass final
         [&](memref::DeallocOp dealloc) { deallocs.push_back(dealloc); });
     for (memref::DeallocOp dealloc : deallocs) {
       FailureOr<Operation *> last = lastUseInBlock(dealloc);
-      if (failed(last)) {
-        ++numKept;
-        continue;
-      }
+      if (failed(last))
+        continue; // an alias leaves the block
       // Unused: free it right after it is made (when that is in the block).
       Operation *after = *last;
       if (!after) {
@@ -87,10 +85,8 @@ struct TraceEarlyDeallocPass final
           continue;
         after = def;
       }
-      if (after->isBeforeInBlock(dealloc) && after->getNextNode() != dealloc) {
+      if (after->isBeforeInBlock(dealloc) && after->getNextNode() != dealloc)
         dealloc->moveAfter(after);
-        ++numMoved;
-      }
     }
   }
 };

@@ -335,11 +335,6 @@ def TraceEarlyDeallocPass : Pass<"trace-early-dealloc", "func::FuncOp"> {
     where it is. Calls that receive a buffer (the BLAS runtimes) must not
     keep it, which holds for the trace runtimes.
   }];
-  let statistics = [
-    Statistic<"numMoved", "moved", "Deallocations moved up">,
-    Statistic<"numKept", "kept", "Deallocations left in place (an alias "
-                                 "escapes the block)">,
-  ];
 }
 
 def TraceLinalgToBLASPass : Pass<"trace-linalg-to-blas", "ModuleOp"> {

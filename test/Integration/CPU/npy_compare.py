@@ -1,9 +1,20 @@
-"""Comparison of .npy results shared by split_numerics.py and
-fuse_numerics.py."""
+"""What split_numerics.py, fuse_numerics.py and gpu_kernels_numerics.py
+share: running a tool, and comparing .npy results."""
 
+import subprocess
 import sys
 
 import numpy as np
+
+
+def run(cmd):
+    """Runs `cmd`; on failure prints it and its output and exits 1.
+    Returns stdout and stderr together."""
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.stderr.write(" ".join(cmd) + "\n" + proc.stdout + proc.stderr)
+        sys.exit(1)
+    return proc.stdout + proc.stderr
 
 
 def worst_ratio(label, ours, ref, rtol, atol, against):

@@ -28,20 +28,11 @@ the bundled example; the GPT fixture needs a tolerance.
 
 import argparse
 import os
-import subprocess
 import sys
 
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from npy_compare import worst_ratio  # noqa: E402
-
-
-def run(cmd):
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        sys.stderr.write(" ".join(cmd) + "\n" + proc.stdout + proc.stderr)
-        sys.exit(1)
-    return proc.stdout + proc.stderr
+from npy_compare import run, worst_ratio  # noqa: E402
 
 
 def only(trace_opt, module, entry, workdir):

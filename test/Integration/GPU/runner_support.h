@@ -249,18 +249,21 @@ template <typename F> double timeCalls(F call) {
   return 1e3 * seconds / calls;
 }
 
-/// The device's peak memory bandwidth in GB/s from its memory clock and bus
-/// width (double data rate), or 0 if the driver does not say.
-inline double peakBandwidthGBs() {
+/// An attribute of device 0 (cuInit must have run: printDevice does it).
+inline int deviceAttribute(CUdevice_attribute attribute) {
   CUdevice device;
-  int clockKHz = 0, busBits = 0;
+  int value = 0;
   checkDriver(cuDeviceGet(&device, 0), "cuDeviceGet");
-  checkDriver(cuDeviceGetAttribute(
-                  &clockKHz, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, device),
+  checkDriver(cuDeviceGetAttribute(&value, attribute, device),
               "cuDeviceGetAttribute");
-  checkDriver(cuDeviceGetAttribute(
-                  &busBits, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, device),
-              "cuDeviceGetAttribute");
+  return value;
+}
+
+/// The device's peak memory bandwidth in GB/s from its memory clock (kHz)
+/// and bus width (bits), double data rate; 0 if the driver does not say.
+inline double peakBandwidthGBs() {
+  double clockKHz = deviceAttribute(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
+  double busBits = deviceAttribute(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
   return 2.0 * clockKHz * 1e3 * (busBits / 8.0) / 1e9;
 }
 
@@ -276,19 +279,15 @@ inline void printBandwidth(double bytes, double ms) {
 }
 
 inline void printDevice() {
-  int driver = 0, major = 0, minor = 0;
+  int driver = 0;
   char name[256] = {0};
   CUdevice device;
   checkDriver(cuInit(0), "cuInit");
   checkDriver(cuDriverGetVersion(&driver), "cuDriverGetVersion");
   checkDriver(cuDeviceGet(&device, 0), "cuDeviceGet");
   checkDriver(cuDeviceGetName(name, sizeof(name), device), "cuDeviceGetName");
-  checkDriver(cuDeviceGetAttribute(
-                  &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device),
-              "cuDeviceGetAttribute");
-  checkDriver(cuDeviceGetAttribute(
-                  &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device),
-              "cuDeviceGetAttribute");
+  int major = deviceAttribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+  int minor = deviceAttribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
   std::printf("device 0: %s, sm_%d%d, CUDA driver %d.%d\n", name, major, minor,
               driver / 1000, (driver % 1000) / 10);
 }
