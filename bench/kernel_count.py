@@ -7,7 +7,11 @@ trace-fuse before it. The GPU pipeline's host code has no control flow, so
 the `gpu.launch_func` ops of @forward_fwd plus @forward_bwd are the kernels
 one training step launches, and its `trace_cuda_*matmul*` calls the cuBLAS
 gemms (one launch each, at least; cuBLAS picks the kernel). The last column
-is trace-fuse with `cublas=0`, every matmul a generated kernel. Against it: the aten ops PyTorch eager dispatches for the same
+is trace-fuse with `cublas=0`, every matmul a generated kernel. "Host
+waits" are the step's `mgpuStreamSynchronize` calls with trace-fuse and
+cuBLAS: each stalls the host until the GPU has drained the stream (gemms
+are ordered on the kernels' stream, so only each function's return waits).
+Against it: the aten ops PyTorch eager dispatches for the same
 step (forward, loss, backward), counted with a TorchDispatchMode on the CPU
 (each op that reaches a kernel once; on a GPU each is at least one kernel
 launch), for the module as built and with every CheckpointWrapper
@@ -74,7 +78,8 @@ def eager_ops(fixture, unwrap):
 
 
 def trace_kernels(build, fixture, flags, fuse, workdir, cublas=True):
-    """(kernel launches, cuBLAS calls) per step, or an error string."""
+    """(kernel launches, cuBLAS calls, host waits) per step, or an error
+    string."""
     pt = os.path.join(ROOT, "examples", "models", fixture + ".pt")
     mlir = os.path.join(workdir, fixture + ".mlir")
     subprocess.run([os.path.join(build, "bin", "trace-import"), pt, "-o", mlir,
@@ -90,7 +95,8 @@ def trace_kernels(build, fixture, flags, fuse, workdir, cublas=True):
         return proc.stderr.strip().splitlines()[0][:80]
     launches = len(re.findall(r"\bgpu\.launch_func\b", proc.stdout))
     gemms = len(re.findall(r"llvm\.call @trace_cuda_\w*matmul", proc.stdout))
-    return launches, gemms
+    waits = len(re.findall(r"llvm\.call @mgpuStreamSynchronize\b", proc.stdout))
+    return launches, gemms, waits
 
 
 def main():
@@ -102,18 +108,22 @@ def main():
           "dispatched, views excluded)\n")
     print("Launches are kernels + cuBLAS gemm calls.\n")
     print("| model | trace: launches | trace + trace-fuse: launches | eager ops "
-          "| eager ops, no checkpoint | trace + trace-fuse, no cuBLAS |")
-    print("|---|---:|---:|---:|---:|---:|")
+          "| eager ops, no checkpoint | trace + trace-fuse, no cuBLAS "
+          "| host waits, trace + trace-fuse |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as workdir:
         for label, fixture, flags in MODELS:
             cells = []
+            waits = "n/a"
             for fuse, cublas in ((False, True), (True, True), (True, False)):
                 r = trace_kernels(args.build, fixture, flags, fuse, workdir, cublas)
                 cells.append(f"{r[0] + r[1]:,} = {r[0]:,} + {r[1]:,}"
                              if isinstance(r, tuple) else f"n/a ({r})")
+                if fuse and cublas and isinstance(r, tuple):
+                    waits = f"{r[2]:,}"
             print(f"| {label} | {cells[0]} | {cells[1]} | "
                   f"{eager_ops(fixture, unwrap=False):,} | {eager_ops(fixture, unwrap=True):,} "
-                  f"| {cells[2]} |")
+                  f"| {cells[2]} | {waits} |")
 
 
 if __name__ == "__main__":

@@ -45,7 +45,7 @@ namespace {
 const DialectRegistry &registry() {
   static DialectRegistry *registry = [] {
     auto *r = new DialectRegistry();
-    r->insert<trace::TraceDialect>();
+    trace::registerTraceDialects(*r);
     registerAllDialects(*r);
     registerAllExtensions(*r);
     return r;

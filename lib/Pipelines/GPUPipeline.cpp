@@ -9,6 +9,9 @@
 #include "trace/Pipelines/Pipelines.h"
 
 #include "trace/Conversion/Passes.h"
+#include "trace/Conversion/TraceGPUToLLVM/TraceGPUToLLVM.h"
+#include "trace/Dialect/Trace/IR/TraceDialect.h"
+#include "trace/Dialect/TraceGPU/IR/TraceGPUDialect.h"
 #include "GPUPasses.h"
 #include "trace/Transforms/Passes.h"
 
@@ -48,8 +51,8 @@ void trace::buildGPUKernelsFront(OpPassManager &pm, StringRef blasRuntime,
   pm.addPass(trace::createTraceLowerFusionsPass());
   buildBufferizedLinalgPipeline(pm);
 
-  // 3. Matmuls: calls of the runtime's cuBLAS gemm (host calls, so
-  // gpu-async-region below synchronizes the stream before each).
+  // 3. Matmuls: trace_gpu.gemm ops (cuBLAS), which gpu-async-region below
+  // orders on the kernels' stream like launches.
   if (!blasRuntime.empty()) {
     trace::TraceLinalgToBLASPassOptions blas;
     blas.runtime = blasRuntime.str();
@@ -119,6 +122,11 @@ void trace::buildGPUPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void trace::registerTraceDialects(DialectRegistry &registry) {
+  registry.insert<trace::TraceDialect, trace_gpu::TraceGPUDialect>();
+  registerConvertTraceGPUToLLVMInterface(registry);
 }
 
 void trace::registerTraceGPUPipeline() {

@@ -1,8 +1,9 @@
 //===- TraceLinalgToBLAS.cpp - matmuls on buffers to runtime BLAS ---------===//
 //
 // Rewrites f32/f64 linalg.matmul and linalg.batch_matmul on memrefs into
-// calls of the CPU runtime (lib/Runtime/CPU, OpenBLAS) or the CUDA runtime
-// (lib/Runtime/CUDA, cuBLAS). See the pass description in Passes.td for why
+// calls of the CPU runtime (lib/Runtime/CPU, OpenBLAS) or trace_gpu.gemm
+// ops, which become calls of the CUDA runtime (lib/Runtime/CUDA, cuBLAS)
+// on the kernels' stream. See the pass description in Passes.td for why
 // this is not convert-linalg-to-std.
 //
 //===----------------------------------------------------------------------===//
@@ -201,10 +202,36 @@ struct TraceLinalgToBLASPass final
       Location loc = op.getLoc();
       int64_t rank = op.getRank(op.getDpsInitOperand(0));
       Type element = getElementTypeOrSelf(op.getDpsInits()[0].getType());
-      MemRefType operandType = dynamicStridedType(ctx, rank, element);
 
+      rewriter.setInsertionPoint(op);
+      // A transposed operand goes as a strided view; the runtime sees a
+      // column-major matrix and asks BLAS for the transpose.
+      SmallVector<Value> operands;
+      for (auto [index, operand] : llvm::enumerate(op->getOperands()))
+        operands.push_back(transposed[index]
+                               ? transposedView(rewriter, loc, operand)
+                               : operand);
+      // C = A B + beta C: beta 0 replaces a zero fill just before.
+      double beta = 1.0;
+      if (linalg::FillOp fill = zeroFillBefore(op)) {
+        rewriter.eraseOp(fill);
+        beta = 0.0;
+      }
+
+      if (prefix == "trace_cuda_") {
+        // Ordered on the kernels' stream by gpu-async-region.
+        trace_gpu::GemmOp::create(
+            rewriter, loc, rewriter.getType<gpu::AsyncTokenType>(),
+            ValueRange(), operands[0], operands[1], operands[2],
+            rewriter.getF64FloatAttr(beta));
+        rewriter.eraseOp(op);
+        continue;
+      }
+
+      MemRefType operandType = dynamicStridedType(ctx, rank, element);
       auto callee = symbols.lookup<func::FuncOp>(symbol);
       if (!callee) {
+        OpBuilder::InsertionGuard guard(rewriter);
         rewriter.setInsertionPointToStart(module.getBody());
         callee = func::FuncOp::create(
             rewriter, loc, symbol,
@@ -217,23 +244,10 @@ struct TraceLinalgToBLASPass final
                         rewriter.getUnitAttr());
         symbols.insert(callee);
       }
-
-      rewriter.setInsertionPoint(op);
-      // A transposed operand goes as a strided view; the runtime sees a
-      // column-major matrix and asks BLAS for the transpose.
       SmallVector<Value> args;
-      for (auto [index, operand] : llvm::enumerate(op->getOperands())) {
-        Value view = transposed[index]
-                         ? transposedView(rewriter, loc, operand)
-                         : operand;
-        args.push_back(memref::CastOp::create(rewriter, loc, operandType, view));
-      }
-      // C = A B + beta C: beta 0 replaces a zero fill just before.
-      double beta = 1.0;
-      if (linalg::FillOp fill = zeroFillBefore(op)) {
-        rewriter.eraseOp(fill);
-        beta = 0.0;
-      }
+      for (Value operand : operands)
+        args.push_back(
+            memref::CastOp::create(rewriter, loc, operandType, operand));
       args.push_back(arith::ConstantOp::create(
           rewriter, loc, element, rewriter.getFloatAttr(element, beta)));
       func::CallOp::create(rewriter, loc, callee, args);

@@ -1,7 +1,8 @@
 // f32/f64 matmuls on buffers become calls of the runtime's BLAS entry
 // points; transposed operands go as strided views; other types stay. With
-// runtime=cuda, the CUDA runtime's cuBLAS entry points, and only for
-// operands whose static strides cuBLAS can read.
+// runtime=cuda, trace_gpu.gemm ops (cuBLAS on the kernels' stream, once
+// gpu-async-region gives them a dependency), and only for operands whose
+// static strides cuBLAS can read.
 // RUN: trace-opt %s -trace-linalg-to-blas -split-input-file | FileCheck %s
 // RUN: trace-opt %s -trace-linalg-to-blas=runtime=cuda -split-input-file | FileCheck %s --check-prefix=CUDA
 // RUN: not trace-opt %s -trace-linalg-to-blas=runtime=rocm -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
@@ -16,9 +17,10 @@
 // CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
 // CHECK: call @trace_rt_matmul_f32(%[[CA]], %[[CB]], %[[CC]], %[[ONE]])
 // CHECK-NOT: linalg.matmul
-// CUDA-LABEL: func.func private @trace_cuda_matmul_f32(memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, f32) attributes {llvm.emit_c_interface}
+// CUDA-NOT: func.func private
 // CUDA-LABEL: func @matmul
-// CUDA: call @trace_cuda_matmul_f32(
+// CUDA-SAME: (%[[A:.*]]: memref<8x16xf32>, %[[B:.*]]: memref<16x4xf32>, %[[C:.*]]: memref<8x4xf32>)
+// CUDA-NEXT: %{{.*}} = trace_gpu.gemm %[[A]], %[[B]], %[[C]] beta = 1.000000e+00 : memref<8x16xf32>, memref<16x4xf32>, memref<8x4xf32>
 // CUDA-NOT: linalg.matmul
 func.func @matmul(%a: memref<8x16xf32>, %b: memref<16x4xf32>, %c: memref<8x4xf32>) {
   linalg.matmul ins(%a, %b : memref<8x16xf32>, memref<16x4xf32>) outs(%c : memref<8x4xf32>)
@@ -33,8 +35,9 @@ func.func @matmul(%a: memref<8x16xf32>, %b: memref<16x4xf32>, %c: memref<8x4xf32
 // CHECK: %[[CW:.*]] = memref.cast %[[WT]]
 // CHECK: call @trace_rt_matmul_f64(%{{.*}}, %[[CW]], %{{.*}}, %{{.*}})
 // CUDA-LABEL: func @transposed_weight
-// CUDA: memref.transpose
-// CUDA: call @trace_cuda_matmul_f64(
+// CUDA-SAME: (%[[X:.*]]: memref<8x16xf64>, %[[W:.*]]: memref<32x16xf64>, %[[C:.*]]: memref<8x32xf64>)
+// CUDA: %[[WT:.*]] = memref.transpose %[[W]] (d0, d1) -> (d1, d0)
+// CUDA: trace_gpu.gemm %[[X]], %[[WT]], %[[C]] beta = 1.000000e+00 : memref<8x16xf64>, memref<16x32xf64, strided<[1, 16]>>, memref<8x32xf64>
 func.func @transposed_weight(%x: memref<8x16xf64>, %w: memref<32x16xf64>, %c: memref<8x32xf64>) {
   linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
                                  affine_map<(d0, d1, d2) -> (d1, d2)>,
@@ -48,7 +51,7 @@ func.func @transposed_weight(%x: memref<8x16xf64>, %w: memref<32x16xf64>, %c: me
 // CHECK-LABEL: func @batch
 // CHECK: call @trace_rt_batch_matmul_f32
 // CUDA-LABEL: func @batch
-// CUDA: call @trace_cuda_batch_matmul_f32
+// CUDA: trace_gpu.gemm %{{.*}} : memref<2x8x16xf32>, memref<2x16x4xf32>, memref<2x8x4xf32>
 func.func @batch(%a: memref<2x8x16xf32>, %b: memref<2x16x4xf32>, %c: memref<2x8x4xf32>) {
   linalg.batch_matmul ins(%a, %b : memref<2x8x16xf32>, memref<2x16x4xf32>) outs(%c : memref<2x8x4xf32>)
   return
@@ -77,10 +80,14 @@ func.func @batch(%a: memref<2x8x16xf32>, %b: memref<2x16x4xf32>, %c: memref<2x8x
 // CHECK: call @trace_rt_matmul_f32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
 // CUDA-LABEL: func @zero_fill
 // CUDA-NOT: linalg.fill
-// CUDA: memref.cast
-// CUDA: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// CUDA: call @trace_cuda_matmul_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[ZERO]])
-// CUDA-COUNT-4: linalg.fill
+// CUDA: trace_gpu.gemm %{{.*}} beta = 0.000000e+00
+// CUDA: linalg.fill
+// CUDA: trace_gpu.gemm %{{.*}} beta = 1.000000e+00
+// CUDA-COUNT-2: linalg.fill
+// CUDA: trace_gpu.gemm %{{.*}} beta = 1.000000e+00
+// CUDA: linalg.fill
+// CUDA: memref.store
+// CUDA: trace_gpu.gemm %{{.*}} beta = 1.000000e+00
 func.func @zero_fill(%a: memref<8x16xf32>, %b: memref<16x4xf32>, %c2: memref<8x4xf32>,
                      %d: memref<8x4xf32>) -> (memref<8x4xf32>, memref<8x4xf32>, memref<8x4xf32>) {
   %zero = arith.constant 0.0 : f32
@@ -126,9 +133,9 @@ func.func @zero_fill_aliased(%b: memref<4x4xf32>) -> memref<4x4xf32> {
 // CHECK-COUNT-3: call @trace_rt_matmul_f32
 // CUDA-LABEL: func @strided
 // CUDA: linalg.matmul
-// CUDA: call @trace_cuda_matmul_f32
+// CUDA: trace_gpu.gemm
 // CUDA: linalg.matmul
-// CUDA-NOT: call
+// CUDA-NOT: trace_gpu.gemm
 func.func @strided(%a: memref<8x16xf32, strided<[32, 2]>>, %b: memref<16x4xf32>,
                    %c: memref<8x4xf32>, %row: memref<1x16xf32, strided<[64, 4]>>,
                    %c1: memref<1x4xf32>, %dyn: memref<8x16xf32, strided<[?, ?]>>) {

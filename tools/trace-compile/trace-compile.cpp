@@ -747,7 +747,7 @@ int compile() {
   };
 
   DialectRegistry registry;
-  registry.insert<trace::TraceDialect>();
+  trace::registerTraceDialects(registry);
   registerAllDialects(registry);
   registerAllExtensions(registry);
   registerAllToLLVMIRTranslations(registry);

@@ -31,7 +31,7 @@
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   mlir::DialectRegistry registry;
-  registry.insert<mlir::trace::TraceDialect>();
+  mlir::trace::registerTraceDialects(registry);
   // Every upstream dialect, with the external models MLIR 22 registers with
   // them (bufferization of linalg/tensor/arith, ...): the trace pipeline
   // lowers through func, arith, math, tensor, linalg, bufferization, memref,

@@ -435,7 +435,7 @@ int main(int argc, char **argv) {
   (void)keepMemrefCopy;
 
   DialectRegistry registry;
-  registry.insert<TraceDialect>();
+  trace::registerTraceDialects(registry);
   // Upstream dialects with their external models (bufferization of linalg,
   // tensor, arith; convert-to-LLVM interfaces), as mlir-opt has them.
   registerAllDialects(registry);

@@ -147,6 +147,11 @@ std::string defaultCUDAToolkitPath();
 /// (trace-gpu-map-linalg, trace-gpu-device-memory) for trace-opt.
 void registerTraceGPUPipeline();
 
+/// Adds the trace and trace_gpu dialects to `registry`, with trace_gpu's
+/// convert-to-LLVM interface (which gpu-to-llvm needs to lower its ops).
+/// Every tool calls it next to upstream's registerAllDialects.
+void registerTraceDialects(DialectRegistry &registry);
+
 } // namespace mlir::trace
 
 #endif // TRACE_PIPELINES_PIPELINES_H

@@ -11,6 +11,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Pass/Pass.h"
 #include "trace/Dialect/Trace/IR/TraceDialect.h"
+#include "trace/Dialect/TraceGPU/IR/TraceGPUDialect.h"
 
 namespace mlir::trace {
 

@@ -343,25 +343,25 @@ def TraceLinalgToBLASPass : Pass<"trace-linalg-to-blas", "ModuleOp"> {
     After bufferization, `linalg.matmul` and `linalg.batch_matmul` on
     memrefs of f32 or f64 (in the default form, or reading an operand
     transposed as trace-fold-transpose-into-matmul leaves them; the operand
-    then goes as a transposed strided view) become calls to a runtime that
-    computes `C = A B + beta C`, with beta 1 (the matmul's accumulation)
-    or 0 when a `linalg.fill` of +0.0 initializes C just before (only
-    allocations and ops without memory effects in between): the fill is
-    erased, one GPU kernel less per matmul. The runtimes:
+    then goes as a transposed strided view) become a runtime's
+    `C = A B + beta C`, with beta 1 (the matmul's accumulation) or 0 when a
+    `linalg.fill` of +0.0 initializes C just before (only allocations and
+    ops without memory effects in between): the fill is erased, one GPU
+    kernel less per matmul. The runtimes:
 
-    - `runtime=cpu`: `trace_rt_matmul_<t>` and `trace_rt_batch_matmul_<t>`
-      of lib/Runtime/CPU, with OpenBLAS's `cblas_?gemm`. Other element
+    - `runtime=cpu`: calls of `trace_rt_matmul_<t>` and
+      `trace_rt_batch_matmul_<t>` of lib/Runtime/CPU, with OpenBLAS's
+      `cblas_?gemm`. Operands are cast to dynamically shaped strided
+      memrefs, so one runtime symbol serves every shape. Other element
       types are left for `convert-linalg-to-loops`.
-    - `runtime=cuda` (trace-gpu-pipeline): `trace_cuda_matmul_<t>` and
-      `trace_cuda_batch_matmul_<t>` of lib/Runtime/CUDA, with cuBLAS
-      (`cublas?gemm`, `cublas?gemmStridedBatched`) on device memory. Only
-      operands whose static strides cuBLAS can read (a unit stride in one of
-      the last two dims) are taken; other matmuls stay, and become kernels.
-      The call is a host operation, so gpu-async-region synchronizes the
-      stream before it.
-
-    Operands are cast to dynamically shaped strided memrefs, so one runtime
-    symbol serves every shape.
+    - `runtime=cuda` (trace-gpu-pipeline): `trace_gpu.gemm` ops, which
+      gpu-async-region orders on the kernels' stream and gpu-to-llvm lowers
+      to `trace_cuda_matmul_<t>` / `trace_cuda_batch_matmul_<t>` of
+      lib/Runtime/CUDA (cuBLAS's `cublas?gemm`,
+      `cublas?gemmStridedBatched` on that stream): no host synchronization
+      around a matmul. Only operands whose static strides cuBLAS can read (a
+      unit stride in one of the last two dims) are taken; other matmuls
+      stay, and become kernels.
 
     Upstream's `convert-linalg-to-std` is not used because it names the
     callee after the static shapes (`linalg_matmul_view8x16xf32_...`), which
@@ -374,7 +374,8 @@ def TraceLinalgToBLASPass : Pass<"trace-linalg-to-blas", "ModuleOp"> {
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::trace_gpu::TraceGPUDialect"];
 }
 
 def TraceSchedulePass : Pass<"trace-schedule", "func::FuncOp"> {

@@ -72,7 +72,9 @@ CUstream asStream(void *stream) { return static_cast<CUstream>(stream); }
 // program's only link-time CUDA dependency stays libcuda.so.1: one without
 // matmuls runs where only the driver is installed, and one with matmuls
 // says which library it is missing. cuBLAS runs in the primary context this
-// runtime makes current, on the legacy default stream.
+// runtime makes current, on the stream the host code passes: the one its
+// kernels run on, so a gemm is ordered with them on the device and the host
+// never waits for it.
 
 [[noreturn]] void failRuntime(const char *message, const char *detail) {
   std::fprintf(stderr, "trace CUDA runtime: %s%s\n", message, detail);
@@ -83,6 +85,7 @@ CUstream asStream(void *stream) { return static_cast<CUstream>(stream); }
 struct CuBLAS {
   decltype(&cublasCreate_v2) create = nullptr;
   decltype(&cublasGetStatusString) statusString = nullptr;
+  decltype(&cublasSetStream_v2) setStream = nullptr;
   decltype(&cublasSgemm_v2) sgemm = nullptr;
   decltype(&cublasDgemm_v2) dgemm = nullptr;
   decltype(&cublasSgemmStridedBatched) sgemmBatched = nullptr;
@@ -124,6 +127,7 @@ const CuBLAS &cublas() {
     };
     symbol(blas.create, "cublasCreate_v2");
     symbol(blas.statusString, "cublasGetStatusString");
+    symbol(blas.setStream, "cublasSetStream_v2");
     symbol(blas.sgemm, "cublasSgemm_v2");
     symbol(blas.dgemm, "cublasDgemm_v2");
     symbol(blas.sgemmBatched, "cublasSgemmStridedBatched");
@@ -167,15 +171,15 @@ template <> struct GemmCall<double> {
   static auto batched(const CuBLAS &b) { return b.dgemmBatched; }
 };
 
-/// C[i] = A[i] B[i] + beta C[i] for `batch` matrices, each operand's
-/// `batchA` / `batchB` / `batchC` elements apart (one matrix: batch 1),
-/// then waits for it: host code
-/// synchronized its stream before the call, and runs what follows on a new
-/// stream. With beta 0, C is not read.
+/// Queues C[i] = A[i] B[i] + beta C[i] for `batch` matrices on `stream`,
+/// each operand's `batchA` / `batchB` / `batchC` elements apart (one
+/// matrix: batch 1), and returns without waiting. With beta 0, C is not
+/// read.
 template <typename T>
 void gemm(int64_t batch, int64_t m, int64_t n, int64_t k, const T *a,
           const int64_t *sa, int64_t batchA, const T *b, const int64_t *sb,
-          int64_t batchB, T beta, T *c, const int64_t *sc, int64_t batchC) {
+          int64_t batchB, T beta, T *c, const int64_t *sc, int64_t batchC,
+          void *stream) {
   useContext();
   if (batch == 0 || m == 0 || n == 0)
     return;
@@ -190,6 +194,9 @@ void gemm(int64_t batch, int64_t m, int64_t n, int64_t k, const T *a,
   if (lc.op != CUBLAS_OP_N)
     failRuntime("cuBLAS cannot write a column-major matmul result", "");
   const CuBLAS &blas = cublas();
+  // One handle serves every stream: it is told which before each call.
+  checkBLAS(blas, "cublasSetStream_v2",
+            blas.setStream(blas.handle, asStream(stream)));
   const T one = 1;
   int in = toInt(n, "n"), im = toInt(m, "m"), ik = toInt(k, "k");
   if (batch == 1)
@@ -203,26 +210,23 @@ void gemm(int64_t batch, int64_t m, int64_t n, int64_t k, const T *a,
                   blas.handle, lb.op, la.op, in, im, ik, &one, b, lb.ld,
                   batchB, a, la.ld, batchA, &beta, c, lc.ld, batchC,
                   toInt(batch, "batch")));
-  // No synchronization: the gemm runs on the legacy default stream, and the
-  // streams this runtime creates are blocking ones, so kernels the caller
-  // launches next on them wait for it (mgpuStreamCreate).
 }
 
 template <typename T>
 void matmul2d(StridedMemRefType<T, 2> *a, StridedMemRefType<T, 2> *b,
-              StridedMemRefType<T, 2> *c, T beta) {
+              StridedMemRefType<T, 2> *c, T beta, void *stream) {
   gemm<T>(1, c->sizes[0], c->sizes[1], a->sizes[1], a->data + a->offset,
           a->strides, 0, b->data + b->offset, b->strides, 0, beta,
-          c->data + c->offset, c->strides, 0);
+          c->data + c->offset, c->strides, 0, stream);
 }
 
 template <typename T>
 void batchMatmul(StridedMemRefType<T, 3> *a, StridedMemRefType<T, 3> *b,
-                 StridedMemRefType<T, 3> *c, T beta) {
+                 StridedMemRefType<T, 3> *c, T beta, void *stream) {
   gemm<T>(c->sizes[0], c->sizes[1], c->sizes[2], a->sizes[2],
           a->data + a->offset, a->strides + 1, a->strides[0],
           b->data + b->offset, b->strides + 1, b->strides[0], beta,
-          c->data + c->offset, c->strides + 1, c->strides[0]);
+          c->data + c->offset, c->strides + 1, c->strides[0], stream);
 }
 
 } // namespace
@@ -284,10 +288,9 @@ void mgpuLaunchKernel(void *function, int64_t gridX, int64_t gridY,
 }
 
 /// A blocking stream: its work is ordered after earlier work on the legacy
-/// default stream and before later work there. That orders the kernels
-/// after a caller's (PyTorch's default stream is the legacy one, so inputs
-/// it just computed are ready) and around the cuBLAS calls, which run on
-/// the legacy stream, without a host synchronization after each gemm.
+/// default stream and before later work there. That orders the kernels and
+/// gemms after a caller's (PyTorch's default stream is the legacy one, so
+/// inputs it just computed are ready) without a host synchronization.
 void *mgpuStreamCreate() {
   useContext();
   CUstream stream = nullptr;
@@ -382,29 +385,29 @@ void mgpuMemset16(void *dst, uint16_t value, uint64_t count, void *stream) {
 
 void mgpuSetDefaultDevice(int32_t device) { defaultDevice = device; }
 
-void _mlir_ciface_trace_cuda_matmul_f32(StridedMemRefType<float, 2> *a,
-                                        StridedMemRefType<float, 2> *b,
-                                        StridedMemRefType<float, 2> *c,
-                                        float beta) {
-  matmul2d(a, b, c, beta);
+void trace_cuda_matmul_f32(StridedMemRefType<float, 2> *a,
+                           StridedMemRefType<float, 2> *b,
+                           StridedMemRefType<float, 2> *c, float beta,
+                           void *stream) {
+  matmul2d(a, b, c, beta, stream);
 }
-void _mlir_ciface_trace_cuda_matmul_f64(StridedMemRefType<double, 2> *a,
-                                        StridedMemRefType<double, 2> *b,
-                                        StridedMemRefType<double, 2> *c,
-                                        double beta) {
-  matmul2d(a, b, c, beta);
+void trace_cuda_matmul_f64(StridedMemRefType<double, 2> *a,
+                           StridedMemRefType<double, 2> *b,
+                           StridedMemRefType<double, 2> *c, double beta,
+                           void *stream) {
+  matmul2d(a, b, c, beta, stream);
 }
-void _mlir_ciface_trace_cuda_batch_matmul_f32(StridedMemRefType<float, 3> *a,
-                                              StridedMemRefType<float, 3> *b,
-                                              StridedMemRefType<float, 3> *c,
-                                              float beta) {
-  batchMatmul(a, b, c, beta);
+void trace_cuda_batch_matmul_f32(StridedMemRefType<float, 3> *a,
+                                 StridedMemRefType<float, 3> *b,
+                                 StridedMemRefType<float, 3> *c, float beta,
+                                 void *stream) {
+  batchMatmul(a, b, c, beta, stream);
 }
-void _mlir_ciface_trace_cuda_batch_matmul_f64(StridedMemRefType<double, 3> *a,
-                                              StridedMemRefType<double, 3> *b,
-                                              StridedMemRefType<double, 3> *c,
-                                              double beta) {
-  batchMatmul(a, b, c, beta);
+void trace_cuda_batch_matmul_f64(StridedMemRefType<double, 3> *a,
+                                 StridedMemRefType<double, 3> *b,
+                                 StridedMemRefType<double, 3> *c, double beta,
+                                 void *stream) {
+  batchMatmul(a, b, c, beta, stream);
 }
 
 } // extern "C"

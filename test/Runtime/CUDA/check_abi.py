@@ -5,9 +5,8 @@
 
 HOST.ll are LLVM IR files made by `mlir-translate --mlir-to-llvmir` from
 host code (trace-gpu-pipeline's, or gpu-to-llvm's); their
-`declare RET @mgpuX(TYPES)` lines (and `@_mlir_ciface_trace_cuda_X`, the
-matmul calls of trace-linalg-to-blas{runtime=cuda}) are what the lowering
-calls. RUNTIME.ll is
+`declare RET @mgpuX(TYPES)` lines (and `@trace_cuda_X`, what trace_gpu.gemm
+lowers to) are what the lowering calls. RUNTIME.ll is
 the runtime compiled to LLVM IR (`clang++ -S -emit-llvm`), whose
 `define ... RET @mgpuX(TYPE attrs %n, ...)` lines are what it implements.
 NM.txt is `nm -D --defined-only` of the shared runtime library.
@@ -22,7 +21,7 @@ import argparse
 import re
 import sys
 
-RUNTIME_NAME = r'(?:mgpu\w+|_mlir_ciface_trace_cuda_\w+)'
+RUNTIME_NAME = r'(?:mgpu\w+|trace_cuda_\w+)'
 FUNCTION = re.compile(r'^(declare|define)\s+([^@]*?)\s*@(' + RUNTIME_NAME +
                       r')\(([^)]*)\)', re.M)
 # LLVM types that can start a parameter or a return type here.

@@ -4,7 +4,8 @@
 // cuBLAS's documented contract alone (column-major storage, op(X) = X or
 // X^T, C = alpha op(A) op(B) + beta C, leading dimensions checked as cuBLAS
 // checks them), so that a runtime that maps row-major views onto it wrongly
-// gets wrong numbers. Built as libcublas.so.13 by cublas-gemm.test.
+// gets wrong numbers. It also records the stream each gemm was queued on.
+// Built as libcublas.so.13 by cublas-gemm.test.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,10 @@ struct cublasContext {};
 
 namespace {
 long long gemmCalls = 0;
+/// The handle's stream (cublasSetStream_v2), and the one the last gemm ran
+/// on: a runtime that forgets to set it leaves the previous call's.
+cudaStream_t currentStream = nullptr;
+cudaStream_t lastGemmStream = nullptr;
 
 /// Element (row, col) of op(X), X column-major with leading dimension ld.
 template <typename T>
@@ -35,6 +40,7 @@ cublasStatus_t gemm(cublasOperation_t ta, cublasOperation_t tb, int m, int n,
       (tb != CUBLAS_OP_N && tb != CUBLAS_OP_T))
     return CUBLAS_STATUS_INVALID_VALUE;
   ++gemmCalls;
+  lastGemmStream = currentStream;
   for (long long i = 0; i < m; ++i)
     for (long long j = 0; j < n; ++j) {
       double sum = 0;
@@ -63,8 +69,15 @@ cublasStatus_t gemmBatched(cublasOperation_t ta, cublasOperation_t tb, int m,
 
 extern "C" {
 
-/// For the test driver: how many gemms ran here.
+/// For the test driver: how many gemms ran here, and the stream the last
+/// one was queued on.
 long long fakeCublasGemmCalls() { return gemmCalls; }
+cudaStream_t fakeCublasLastGemmStream() { return lastGemmStream; }
+
+cublasStatus_t cublasSetStream_v2(cublasHandle_t, cudaStream_t stream) {
+  currentStream = stream;
+  return CUBLAS_STATUS_SUCCESS;
+}
 
 cublasStatus_t cublasCreate_v2(cublasHandle_t *handle) {
   static cublasContext context;

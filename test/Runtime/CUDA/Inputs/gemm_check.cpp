@@ -1,10 +1,11 @@
 //===- gemm_check.cpp - the CUDA runtime's matmuls against a loop ---------===//
 //
-// Calls the runtime's _mlir_ciface_trace_cuda_*matmul_* entry points with
-// the views trace-linalg-to-blas passes them (row-major, transposed, padded
-// leading dims, offsets, unit dims, batches, f32 and f64) and compares C
-// with A B + beta C0 from a plain loop in double; with beta 0, C0 is NaN,
-// which must not reach the result. Run by cublas-gemm.test with a
+// Calls the runtime's trace_cuda_*matmul_* entry points with the views
+// trace_gpu.gemm passes them (row-major, transposed, padded leading dims,
+// offsets, unit dims, batches, f32 and f64) and compares C with A B +
+// beta C0 from a plain loop in double; with beta 0, C0 is NaN, which must
+// not reach the result. Each call passes a stream of its own, which the
+// gemm must have been queued on. Run by cublas-gemm.test with a
 // fake libcuda.so.1 and libcublas.so.13 on host memory, so "device"
 // pointers are host pointers; on a GPU machine the same entry points run
 // in test/Integration/GPU. Prints one line per case; exits 1 on a mismatch.
@@ -67,7 +68,18 @@ int failures = 0;
 
 template <typename T, int N>
 using Entry = void (*)(StridedMemRefType<T, N> *, StridedMemRefType<T, N> *,
-                       StridedMemRefType<T, N> *, T);
+                       StridedMemRefType<T, N> *, T, void *);
+
+/// The stream the fake cuBLAS last queued a gemm on, if it is loaded.
+void *lastGemmStream() {
+  static auto query = [] {
+    void *fake = dlopen("libcublas.so.13", RTLD_NOW | RTLD_NOLOAD);
+    return fake ? reinterpret_cast<void *(*)()>(
+                      dlsym(fake, "fakeCublasLastGemmStream"))
+                : nullptr;
+  }();
+  return query ? query() : nullptr;
+}
 
 template <typename T, int N>
 void check(const char *name, View<T, N> &a, View<T, N> &b, View<T, N> &c,
@@ -91,7 +103,11 @@ void check(const char *name, View<T, N> &a, View<T, N> &b, View<T, N> &c,
       }
   // Storage outside C's view must not change.
   std::vector<T> before = c.storage;
-  call(&a.desc, &b.desc, &c.desc, beta);
+  // A distinct fake stream per call (never dereferenced by the fakes).
+  static uintptr_t streams = 0x5000;
+  void *stream = reinterpret_cast<void *>(streams += 0x10);
+  call(&a.desc, &b.desc, &c.desc, beta, stream);
+  bool onStream = lastGemmStream() == stream;
   double worst = 0;
   size_t index = 0;
   std::vector<bool> inView(c.storage.size(), false);
@@ -107,10 +123,11 @@ void check(const char *name, View<T, N> &a, View<T, N> &b, View<T, N> &c,
     if (!inView[i] && c.storage[i] != before[i])
       worst = INFINITY;
   double tolerance = sizeof(T) == 4 ? 1e-5 : 1e-12;
-  bool ok = worst <= tolerance * std::max<int64_t>(k, 1);
+  bool ok = worst <= tolerance * std::max<int64_t>(k, 1) && onStream;
   failures += !ok;
-  std::printf("%s %s, beta %g: max |C - loop| %.1e\n", ok ? "ok" : "FAIL",
-              name, double(beta), worst);
+  std::printf("%s %s, beta %g: max |C - loop| %.1e, %s\n", ok ? "ok" : "FAIL",
+              name, double(beta), worst,
+              onStream ? "on the caller's stream" : "on another stream");
 }
 
 /// Each case runs with beta 1 (accumulate) and beta 0 (overwrite).
@@ -146,10 +163,10 @@ void batchMatmul(const char *name, int64_t batch, int64_t m, int64_t n,
 
 int main() {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
-  auto mm32 = _mlir_ciface_trace_cuda_matmul_f32;
-  auto mm64 = _mlir_ciface_trace_cuda_matmul_f64;
-  auto bmm32 = _mlir_ciface_trace_cuda_batch_matmul_f32;
-  auto bmm64 = _mlir_ciface_trace_cuda_batch_matmul_f64;
+  auto mm32 = trace_cuda_matmul_f32;
+  auto mm64 = trace_cuda_matmul_f64;
+  auto bmm32 = trace_cuda_batch_matmul_f32;
+  auto bmm64 = trace_cuda_batch_matmul_f64;
   matmul<float>("f32 5x7x3 row-major", 5, 7, 3, false, false, 0, 0, mm32);
   matmul<float>("f32 A transposed", 6, 4, 9, true, false, 0, 0, mm32);
   matmul<float>("f32 B transposed", 6, 4, 9, false, true, 0, 0, mm32);
