@@ -22,11 +22,16 @@ rtol 1e-2, atol 1e-4 on the GPU, where TF32 and reduction orders differ),
 so a fast wrong answer shows.
 
 CPU: one thread (torch.set_num_threads(1), OPENBLAS_NUM_THREADS=1, so the
-ratios compare code, not core counts) and MALLOC_MMAP_THRESHOLD_=65536, so
-every tensor-sized block is mapped on allocation and returned on free.
-Peak is how far the resident set grew above its size before the step
-(the kernel's high-water mark, reset through /proc/self/clear_refs), with
-parameters and inputs already resident.
+ratios compare code, not core counts). trace-compile builds the libraries
+with --host-cpu=native: they run where they were built, as PyTorch's
+kernels pick this CPU's vector units at run time. Time and peak come from
+two processes. Time with glibc's allocator as users have it (freed blocks
+reused). Peak with MALLOC_MMAP_THRESHOLD_=65536, so every tensor-sized
+block is mapped on allocation and returned on free: how far the resident
+set grew above its size before the step (the kernel's high-water mark,
+reset through /proc/self/clear_refs), with parameters and inputs already
+resident. (Timing under that setting measures page faults: it made eager
+about 10x slower and trace-mlir 3x.)
 
 GPU: peak is what the step allocated above what was allocated before it:
 PyTorch's max_memory_allocated for the torch variants; for trace-mlir,
@@ -64,6 +69,9 @@ PLANS = [
     ("trace-mlir, no remat", ["--no-remat"]),
     ("trace-mlir, min-cut", []),
     ("trace-mlir, budget 0.5", ["--remat=budget=0.5"]),
+    # CPU only (a trace-cpu-pipeline option): every temporary its own
+    # allocation, as before trace-plan-buffers.
+    ("trace-mlir, min-cut, a malloc per buffer", ["--pipeline=plan-buffers=0"]),
 ]
 TORCH_VARIANTS = ["eager", "eager, checkpointed blocks", "torch.compile"]
 TOLERANCE = {"cpu": (1e-3, 1e-5), "cuda": (1e-2, 1e-4)}
@@ -76,12 +84,14 @@ CTYPES = {torch.float32: ctypes.c_float, torch.float64: ctypes.c_double,
 CU_MEMPOOL_ATTR_USED_MEM_HIGH = 8  # cuda.h's CUmemPool_attribute
 
 
-def selected_plans(names):
+def selected_plans(names, device):
     """PLANS whose directory name ends with one of the comma-separated
-    `names` (no-remat, min-cut, budget-0-5); all when empty."""
+    `names` (no-remat, min-cut, budget-0-5, a-malloc-per-buffer); all that
+    apply to `device` when empty."""
     wanted = [n for n in names.split(",") if n]
     plans = [(label, flags) for label, flags in PLANS
-             if not wanted or any(plan_dir(label).endswith(n) for n in wanted)]
+             if (device == "cpu" or not any("plan-buffers" in f for f in flags))
+             and (not wanted or any(plan_dir(label).endswith(n) for n in wanted))]
     if not plans:
         sys.exit(f"error: no plan named {names}")
     return plans
@@ -278,8 +288,14 @@ def worker(args):
             grads.clear()
             grads.update(lib.step())
         memory = Memory(device, library=True)
+    if args.measure == "peak":
+        step()  # warm-up, as timed() does before the step measured here
+        step()
+        print(json.dumps({"peak_mb": memory.peak_mb(step)}))
+        return
     result["ms"] = timed(step, cfg["repeat"], device)
-    result["peak_mb"] = memory.peak_mb(step)
+    if args.measure == "both":
+        result["peak_mb"] = memory.peak_mb(step)
 
     # Eager's gradients, on the same device.
     reference = make_model(cfg, False, state).to(device)
@@ -293,16 +309,28 @@ def worker(args):
     print(json.dumps(result))
 
 
-def run_worker(variant, directory):
-    cmd = [sys.executable, os.path.abspath(__file__), "--worker", variant,
-           "--dir", directory]
-    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1",
-               MALLOC_MMAP_THRESHOLD_="65536")
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
-    if proc.returncode != 0:
-        return {"error": f"exit {proc.returncode}: "
-                         f"{(proc.stderr.strip().splitlines() or [''])[-1]}"}
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+def run_worker(variant, directory, device):
+    """The variant's time, peak and gradient check: on the CPU, time from
+    one process with the usual allocator and peak from another that
+    returns every freed block to the system (see the module docstring)."""
+    def run(measure, extra_env):
+        cmd = [sys.executable, os.path.abspath(__file__), "--worker", variant,
+               "--dir", directory, "--measure", measure]
+        env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1",
+                   **extra_env)
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+        if proc.returncode != 0:
+            return {"error": f"exit {proc.returncode}: "
+                             f"{(proc.stderr.strip().splitlines() or [''])[-1]}"}
+        return json.loads(proc.stdout.strip().splitlines()[-1])
+
+    if device != "cpu":
+        return run("both", {})
+    result = run("time", {})
+    if "ms" in result:
+        peak = run("peak", {"MALLOC_MMAP_THRESHOLD_": "65536"})
+        result.update(peak if "peak_mb" in peak else {"error": peak.get("error")})
+    return result
 
 
 def prepare(args, directory):
@@ -324,11 +352,13 @@ def prepare(args, directory):
         for n, t in inputs.items():
             f.write(f"{n}={'x'.join(map(str, t.shape))}xi64\n")
     seconds = {}
-    for label, flags in selected_plans(args.plans):
+    # The CPU libraries run here; the CUDA ones on the GPU machine's CPU.
+    host = ["--host-cpu=native"] if args.device == "cpu" else []
+    for label, flags in selected_plans(args.plans, args.device):
         out = os.path.join(directory, plan_dir(label))
         start = time.perf_counter()
         subprocess.run([os.path.join(args.build, "bin", "trace-compile"), pt,
-                        f"--target={args.device}", "-o", out] + flags,
+                        f"--target={args.device}", "-o", out] + host + flags,
                        check=True, stdout=subprocess.DEVNULL)
         seconds[label] = time.perf_counter() - start
         # Only the library and its header travel to the GPU machine.
@@ -351,9 +381,9 @@ def report(directory):
     if os.path.exists(path):
         with open(path) as f:
             seconds = json.load(f)
-    rows = [(v, run_worker(v, directory)) for v in TORCH_VARIANTS]
-    rows += [(label, run_worker(label, directory))
-             for label, _ in selected_plans(cfg["plans"])]
+    rows = [(v, run_worker(v, directory, cfg["device"])) for v in TORCH_VARIANTS]
+    rows += [(label, run_worker(label, directory, cfg["device"]))
+             for label, _ in selected_plans(cfg["plans"], cfg["device"])]
     where = ("CPU, one thread" if cfg["device"] == "cpu" else
              torch.cuda.get_device_name(0))
     rtol, atol = TOLERANCE[cfg["device"]]
@@ -400,6 +430,8 @@ def main():
                              "(default: all)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--dir", help=argparse.SUPPRESS)
+    parser.add_argument("--measure", choices=["time", "peak", "both"],
+                        default="both", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         worker(args)

@@ -75,6 +75,10 @@ void trace::buildCPUPipeline(OpPassManager &pm,
     if (options.blas)
       pm.addPass(trace::createTraceLinalgToBLASPass());
   }
+  // A function's temporaries in one arena, placed by liveness (after the
+  // BLAS calls, which look for a fresh allocation to overwrite).
+  if (options.planBuffers)
+    pm.addNestedPass<func::FuncOp>(trace::createTracePlanBuffersPass());
   // Everything else to loops.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   if (options.approximateMath)

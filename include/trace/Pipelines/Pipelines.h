@@ -23,6 +23,12 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("Use vectorizable polynomial approximations of f32 "
                      "transcendental functions instead of libm"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> planBuffers{
+      *this, "plan-buffers",
+      llvm::cl::desc("Place each function's temporaries in one arena by "
+                     "liveness (trace-plan-buffers) instead of allocating "
+                     "each"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> gpuKernels{
       *this, "gpu-kernels",
       llvm::cl::desc("Form the kernels trace-gpu-pipeline forms and run "

@@ -337,6 +337,37 @@ def TraceEarlyDeallocPass : Pass<"trace-early-dealloc", "func::FuncOp"> {
   }];
 }
 
+def TracePlanBuffersPass : Pass<"trace-plan-buffers", "func::FuncOp"> {
+  let summary = "Place a function's temporary buffers in one arena by liveness";
+  let description = [{
+    After `trace-early-dealloc`: each `memref.alloc` of the function's
+    single block with a static shape and identity layout whose buffer a
+    `memref.dealloc` of the same block frees becomes a `memref.view` into
+    one `memref<N x i8>` arena, allocated (64-byte aligned) at the start of
+    the function and freed before its return; the buffer's deallocation
+    goes. Buffers whose lifetimes (from the alloc to the dealloc, in block
+    order) overlap get disjoint byte ranges; others share bytes. Offsets
+    are chosen greedily by size, largest first, each at the lowest
+    64-byte-aligned offset that clears every overlapping buffer placed so
+    far (the "greedy by size" arena planning of TFLite and XLA's heap
+    simulator). Buffers that escape (results, no dealloc), live in nested
+    regions or have dynamic shapes keep their own allocation.
+
+    A training step then makes one allocation for its temporaries instead
+    of one per buffer: no allocator call, and no page faults of fresh
+    memory, per temporary. The arena is at least the peak of the planned
+    buffers' live bytes; `print` reports each function's arena against that
+    peak as a remark.
+
+    MLIR has no such planner upstream (`promote-buffers-to-stack` moves
+    small buffers to the stack, one by one).
+  }];
+  let options = [
+    Option<"print", "print", "bool", /*default=*/"false",
+           "Report each planned function's arena size and live peak">,
+  ];
+}
+
 def TraceLinalgToBLASPass : Pass<"trace-linalg-to-blas", "ModuleOp"> {
   let summary = "Call the runtime's BLAS for f32/f64 matmuls on buffers";
   let description = [{

@@ -1,0 +1,113 @@
+// trace-plan-buffers: freed temporaries of a function's block become views
+// of one 64-byte-aligned arena; buffers live at the same time get disjoint
+// bytes, the others share them (largest placed first, each at the lowest
+// offset that fits). Escaping, dynamic, nested and strided buffers keep
+// their own allocation.
+// RUN: trace-opt %s -split-input-file -trace-plan-buffers -allow-unregistered-dialect | FileCheck %s
+// RUN: trace-opt %s -split-input-file -trace-plan-buffers=print -allow-unregistered-dialect 2>&1 >/dev/null | FileCheck %s --check-prefix=PRINT
+
+// %a (4096 B) and %b (1024 B) are live together; %c (2048 B) starts after
+// %a's dealloc, so it reuses %a's bytes at offset 0, while %b sits at 4096.
+// PRINT: remark: trace-plan-buffers: 3 buffers in an arena of 5120 bytes; their live peak is 5120 bytes
+// CHECK-LABEL: func @reuse
+// CHECK: %[[ARENA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<5120xi8>
+// CHECK: %[[A:.*]] = memref.view %[[ARENA]][%c0{{.*}}][] : memref<5120xi8> to memref<32x32xf32>
+// CHECK: %[[B:.*]] = memref.view %[[ARENA]][%c4096{{.*}}][] : memref<5120xi8> to memref<256xf32>
+// CHECK: linalg.add ins(%{{.*}}, %{{.*}} : memref<32x32xf32>, memref<32x32xf32>) outs(%[[A]]
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[B]]
+// CHECK: %[[C:.*]] = memref.view %[[ARENA]][%c0{{.*}}][] : memref<5120xi8> to memref<512xf32>
+// CHECK-NOT: memref.dealloc %[[A]]
+// CHECK-NOT: memref.dealloc %[[B]]
+// CHECK-NOT: memref.dealloc %[[C]]
+// CHECK: memref.dealloc %[[ARENA]] : memref<5120xi8>
+// CHECK-NEXT: return
+func.func @reuse(%x: memref<32x32xf32>, %out: memref<256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %a = memref.alloc() : memref<32x32xf32>
+  %b = memref.alloc() : memref<256xf32>
+  linalg.add ins(%x, %x : memref<32x32xf32>, memref<32x32xf32>) outs(%a : memref<32x32xf32>)
+  linalg.fill ins(%zero : f32) outs(%b : memref<256xf32>)
+  memref.dealloc %a : memref<32x32xf32>
+  %c = memref.alloc() : memref<512xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<512xf32>)
+  memref.copy %b, %out : memref<256xf32> to memref<256xf32>
+  memref.dealloc %b : memref<256xf32>
+  memref.dealloc %c : memref<512xf32>
+  return
+}
+
+// -----
+
+// Three buffers that are all live together: disjoint, sizes rounded up to
+// 64 bytes (the 3 x f32 buffer takes 64).
+// PRINT: remark: trace-plan-buffers: 3 buffers in an arena of 192 bytes; their live peak is 192 bytes
+// CHECK-LABEL: func @all_live
+// CHECK: memref.alloc() {alignment = 64 : i64} : memref<192xi8>
+// CHECK-DAG: memref.view %{{.*}}[%c0{{.*}}][] : memref<192xi8> to memref<3xf32>
+// CHECK-DAG: memref.view %{{.*}}[%c64{{.*}}][] : memref<192xi8> to memref<2xf64>
+// CHECK-DAG: memref.view %{{.*}}[%c128{{.*}}][] : memref<192xi8> to memref<4xi32>
+func.func @all_live() {
+  %a = memref.alloc() : memref<3xf32>
+  %b = memref.alloc() : memref<2xf64>
+  %c = memref.alloc() : memref<4xi32>
+  "test.use"(%a, %b, %c) : (memref<3xf32>, memref<2xf64>, memref<4xi32>) -> ()
+  memref.dealloc %a : memref<3xf32>
+  memref.dealloc %b : memref<2xf64>
+  memref.dealloc %c : memref<4xi32>
+  return
+}
+
+// -----
+
+// Not planned: a returned buffer (no dealloc), a dynamic shape, a strided
+// layout, i1 elements, a buffer of a nested region, and a buffer freed in
+// another block. The two plain temporaries still share an arena.
+// PRINT: remark: trace-plan-buffers: 2 buffers in an arena of 128 bytes; their live peak is 128 bytes
+// CHECK-LABEL: func @kept
+// CHECK: memref.alloc() {alignment = 64 : i64} : memref<128xi8>
+// CHECK: %[[R:.*]] = memref.alloc() : memref<4xf32>
+// CHECK: memref.alloc(%{{.*}}) : memref<?xf32>
+// CHECK: memref.alloc() : memref<4x4xf32, strided<[8, 1]>>
+// CHECK: memref.alloc() : memref<8xi1>
+// CHECK: scf.if
+// CHECK: memref.alloc() : memref<2xf32>
+// CHECK: memref.alloc() : memref<5xf32>
+// CHECK: return %[[R]]
+func.func @kept(%n: index, %flag: i1) -> memref<4xf32> {
+  %r = memref.alloc() : memref<4xf32>
+  %d = memref.alloc(%n) : memref<?xf32>
+  %s = memref.alloc() : memref<4x4xf32, strided<[8, 1]>>
+  %i = memref.alloc() : memref<8xi1>
+  %t0 = memref.alloc() : memref<4xf32>
+  %t1 = memref.alloc() : memref<4xf32>
+  "test.use"(%r, %d, %s, %i, %t0, %t1) : (memref<4xf32>, memref<?xf32>, memref<4x4xf32, strided<[8, 1]>>, memref<8xi1>, memref<4xf32>, memref<4xf32>) -> ()
+  scf.if %flag {
+    %nested = memref.alloc() : memref<2xf32>
+    "test.use"(%nested) : (memref<2xf32>) -> ()
+    memref.dealloc %nested : memref<2xf32>
+  }
+  %other = memref.alloc() : memref<5xf32>
+  scf.if %flag {
+    memref.dealloc %other : memref<5xf32>
+  }
+  memref.dealloc %d : memref<?xf32>
+  memref.dealloc %s : memref<4x4xf32, strided<[8, 1]>>
+  memref.dealloc %i : memref<8xi1>
+  memref.dealloc %t0 : memref<4xf32>
+  memref.dealloc %t1 : memref<4xf32>
+  return %r : memref<4xf32>
+}
+
+// -----
+
+// One temporary alone is left as it is.
+// PRINT-NOT: remark
+// CHECK-LABEL: func @single
+// CHECK-NOT: memref.view
+// CHECK: memref.alloc() : memref<4xf32>
+func.func @single() {
+  %a = memref.alloc() : memref<4xf32>
+  "test.use"(%a) : (memref<4xf32>) -> ()
+  memref.dealloc %a : memref<4xf32>
+  return
+}
