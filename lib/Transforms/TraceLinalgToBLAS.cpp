@@ -69,9 +69,10 @@ FailureOr<SmallVector<bool>> operandTransposes(linalg::LinalgOp op,
 
 /// Whether cuBLAS can read `operand`, as it is or as a view with its last
 /// two dims swapped: its static strides have a unit stride in one of the
-/// last two dims. The CPU runtime takes any strides (a loop for what
+/// last two dims (the last one for the output, which cuBLAS writes
+/// row-major here). The CPU runtime takes any strides (a loop for what
 /// OpenBLAS cannot read); the CUDA one has no such fallback.
-bool blasReadable(Value operand) {
+bool blasReadable(Value operand, bool output) {
   auto type = cast<MemRefType>(operand.getType());
   SmallVector<int64_t> strides;
   int64_t offset;
@@ -83,7 +84,7 @@ bool blasReadable(Value operand) {
   auto unit = [&](int64_t dim) {
     return strides[dim] == 1 || shape[dim] == 1;
   };
-  return unit(rank - 1) || unit(rank - 2);
+  return unit(rank - 1) || (!output && unit(rank - 2));
 }
 
 /// The runtime symbol for a matmul of this kind (and which operands it
@@ -117,8 +118,9 @@ std::string runtimeSymbol(linalg::LinalgOp op, StringRef prefix,
     return "";
   transposed = std::move(*flags);
   if (prefix == "trace_cuda_")
-    if (!llvm::all_of(op->getOperands(), blasReadable))
-      return "";
+    for (OpOperand &operand : op->getOpOperands())
+      if (!blasReadable(operand.get(), op.isDpsInit(&operand)))
+        return "";
   return name + suffix;
 }
 

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 
@@ -42,15 +43,17 @@ struct Buffer {
 };
 
 /// The alloc's byte size when it can live in the arena: static shape,
-/// identity layout, default memory space, an element type of whole bytes
-/// and an alignment the arena's offsets satisfy; otherwise 0.
+/// identity layout, default memory space, an integer or float element type
+/// of 1, 2, 4, 8 or 16 bytes (what the LLVM lowering stores each element
+/// in; i24 or f80 would take more) and an alignment the arena's offsets
+/// satisfy; otherwise 0.
 int64_t plannableBytes(memref::AllocOp alloc) {
   MemRefType type = alloc.getType();
   if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
       type.getMemorySpace() || !type.getElementType().isIntOrFloat())
     return 0;
   unsigned bits = type.getElementType().getIntOrFloatBitWidth();
-  if (bits % 8 != 0)
+  if (bits < 8 || bits > 128 || !llvm::isPowerOf2_32(bits))
     return 0;
   if (std::optional<uint64_t> align = alloc.getAlignment())
     if (*align > static_cast<uint64_t>(kAlignment))

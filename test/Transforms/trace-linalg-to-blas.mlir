@@ -127,21 +127,25 @@ func.func @zero_fill_aliased(%b: memref<4x4xf32>) -> memref<4x4xf32> {
 
 // Operands with a unit stride in neither of the last two dims: OpenBLAS's
 // runtime loops over them, cuBLAS cannot take them (the matmul stays and
-// becomes a kernel). A static unit dim's stride does not matter; a dynamic
-// stride is not known to be 1.
+// becomes a kernel), nor a column-major output (cuBLAS writes C row-major
+// here). A static unit dim's stride does not matter; a dynamic stride is
+// not known to be 1.
 // CHECK-LABEL: func @strided
-// CHECK-COUNT-3: call @trace_rt_matmul_f32
+// CHECK-COUNT-4: call @trace_rt_matmul_f32
 // CUDA-LABEL: func @strided
 // CUDA: linalg.matmul
 // CUDA: trace_gpu.gemm
 // CUDA: linalg.matmul
+// CUDA: linalg.matmul
 // CUDA-NOT: trace_gpu.gemm
 func.func @strided(%a: memref<8x16xf32, strided<[32, 2]>>, %b: memref<16x4xf32>,
                    %c: memref<8x4xf32>, %row: memref<1x16xf32, strided<[64, 4]>>,
-                   %c1: memref<1x4xf32>, %dyn: memref<8x16xf32, strided<[?, ?]>>) {
+                   %c1: memref<1x4xf32>, %dyn: memref<8x16xf32, strided<[?, ?]>>,
+                   %plain: memref<8x16xf32>, %ccol: memref<8x4xf32, strided<[1, 8]>>) {
   linalg.matmul ins(%a, %b : memref<8x16xf32, strided<[32, 2]>>, memref<16x4xf32>) outs(%c : memref<8x4xf32>)
   linalg.matmul ins(%row, %b : memref<1x16xf32, strided<[64, 4]>>, memref<16x4xf32>) outs(%c1 : memref<1x4xf32>)
   linalg.matmul ins(%dyn, %b : memref<8x16xf32, strided<[?, ?]>>, memref<16x4xf32>) outs(%c : memref<8x4xf32>)
+  linalg.matmul ins(%plain, %b : memref<8x16xf32>, memref<16x4xf32>) outs(%ccol : memref<8x4xf32, strided<[1, 8]>>)
   return
 }
 

@@ -60,7 +60,8 @@ func.func @all_live() {
 // -----
 
 // Not planned: a returned buffer (no dealloc), a dynamic shape, a strided
-// layout, i1 elements, a buffer of a nested region, and a buffer freed in
+// layout, i1 and i24 elements (LLVM stores them in more bits than they
+// have), a buffer of a nested region, and a buffer freed in
 // another block. The two plain temporaries still share an arena.
 // PRINT: remark: trace-plan-buffers: 2 buffers in an arena of 128 bytes; their live peak is 128 bytes
 // CHECK-LABEL: func @kept
@@ -69,6 +70,7 @@ func.func @all_live() {
 // CHECK: memref.alloc(%{{.*}}) : memref<?xf32>
 // CHECK: memref.alloc() : memref<4x4xf32, strided<[8, 1]>>
 // CHECK: memref.alloc() : memref<8xi1>
+// CHECK: memref.alloc() : memref<4xi24>
 // CHECK: scf.if
 // CHECK: memref.alloc() : memref<2xf32>
 // CHECK: memref.alloc() : memref<5xf32>
@@ -78,9 +80,10 @@ func.func @kept(%n: index, %flag: i1) -> memref<4xf32> {
   %d = memref.alloc(%n) : memref<?xf32>
   %s = memref.alloc() : memref<4x4xf32, strided<[8, 1]>>
   %i = memref.alloc() : memref<8xi1>
+  %odd = memref.alloc() : memref<4xi24>
   %t0 = memref.alloc() : memref<4xf32>
   %t1 = memref.alloc() : memref<4xf32>
-  "test.use"(%r, %d, %s, %i, %t0, %t1) : (memref<4xf32>, memref<?xf32>, memref<4x4xf32, strided<[8, 1]>>, memref<8xi1>, memref<4xf32>, memref<4xf32>) -> ()
+  "test.use"(%r, %d, %s, %i, %odd, %t0, %t1) : (memref<4xf32>, memref<?xf32>, memref<4x4xf32, strided<[8, 1]>>, memref<8xi1>, memref<4xi24>, memref<4xf32>, memref<4xf32>) -> ()
   scf.if %flag {
     %nested = memref.alloc() : memref<2xf32>
     "test.use"(%nested) : (memref<2xf32>) -> ()
@@ -93,6 +96,7 @@ func.func @kept(%n: index, %flag: i1) -> memref<4xf32> {
   memref.dealloc %d : memref<?xf32>
   memref.dealloc %s : memref<4x4xf32, strided<[8, 1]>>
   memref.dealloc %i : memref<8xi1>
+  memref.dealloc %odd : memref<4xi24>
   memref.dealloc %t0 : memref<4xf32>
   memref.dealloc %t1 : memref<4xf32>
   return %r : memref<4xf32>

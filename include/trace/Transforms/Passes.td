@@ -351,7 +351,9 @@ def TracePlanBuffersPass : Pass<"trace-plan-buffers", "func::FuncOp"> {
     64-byte-aligned offset that clears every overlapping buffer placed so
     far (the "greedy by size" arena planning of TFLite and XLA's heap
     simulator). Buffers that escape (results, no dealloc), live in nested
-    regions or have dynamic shapes keep their own allocation.
+    regions, are freed elsewhere or more than once, have dynamic shapes,
+    strided layouts, a memory space, an alignment above 64 or elements
+    that are not 1, 2, 4, 8 or 16 bytes keep their own allocation.
 
     A training step then makes one allocation for its temporaries instead
     of one per buffer: no allocator call, and no page faults of fresh

@@ -56,13 +56,38 @@ struct GemmOpLowering final
     Type ptrType = LLVM::LLVMPointerType::get(ctx);
     Type element = op.getC().getType().getElementType();
     Value stream = adaptor.getAsyncDependencies().front();
+    SmallVector<Value> descriptors = {adaptor.getA(), adaptor.getB(),
+                                      adaptor.getC()};
+    if (!llvm::all_of(descriptors, [](Value descriptor) {
+          return isa<LLVM::LLVMStructType>(descriptor.getType());
+        }))
+      return rewriter.notifyMatchFailure(op, "operand not a descriptor");
+
+    // The runtime function, declared once per module; checked before any
+    // IR is created, so a failure leaves the op as it was.
+    std::string name = runtimeSymbol(op.getC().getType());
+    auto type = LLVM::LLVMFunctionType::get(
+        LLVM::LLVMVoidType::get(ctx),
+        {ptrType, ptrType, ptrType, element, ptrType});
+    auto callee = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
+    if (!callee && module.lookupSymbol(name))
+      return op.emitOpError("needs the symbol @")
+             << name << " for the CUDA runtime, but the module has another "
+             << "op of that name";
+    if (callee && callee.getFunctionType() != type)
+      return op.emitOpError("needs @")
+             << name << " to be " << type << ", but the module declares "
+             << callee.getFunctionType();
+    if (!callee) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(module.getBody());
+      callee = LLVM::LLVMFuncOp::create(rewriter, loc, name, type);
+    }
 
     // Each descriptor in a stack slot of the function's entry block (so a
     // call in a loop does not grow the stack), stored right before the call.
     SmallVector<Value> args;
-    for (Value descriptor : {adaptor.getA(), adaptor.getB(), adaptor.getC()}) {
-      if (!isa<LLVM::LLVMStructType>(descriptor.getType()))
-        return rewriter.notifyMatchFailure(op, "operand not a descriptor");
+    for (Value descriptor : descriptors) {
       Value slot;
       {
         OpBuilder::InsertionGuard guard(rewriter);
@@ -79,24 +104,6 @@ struct GemmOpLowering final
         rewriter, loc, element,
         rewriter.getFloatAttr(element, op.getBeta().convertToDouble())));
     args.push_back(stream);
-
-    std::string name = runtimeSymbol(op.getC().getType());
-    auto type = LLVM::LLVMFunctionType::get(
-        LLVM::LLVMVoidType::get(ctx),
-        {ptrType, ptrType, ptrType, element, ptrType});
-    auto callee = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
-    if (!callee) {
-      if (module.lookupSymbol(name))
-        return op.emitOpError("needs the symbol @")
-               << name << " for the runtime, but the module defines it";
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(module.getBody());
-      callee = LLVM::LLVMFuncOp::create(rewriter, loc, name, type);
-    } else if (callee.getFunctionType() != type) {
-      return op.emitOpError("needs @")
-             << name << " to be " << type << ", but the module declares "
-             << callee.getFunctionType();
-    }
     LLVM::CallOp::create(rewriter, loc, callee, args);
     rewriter.replaceOp(op, stream);
     return success();

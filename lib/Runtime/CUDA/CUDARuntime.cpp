@@ -90,7 +90,6 @@ struct CuBLAS {
   decltype(&cublasDgemm_v2) dgemm = nullptr;
   decltype(&cublasSgemmStridedBatched) sgemmBatched = nullptr;
   decltype(&cublasDgemmStridedBatched) dgemmBatched = nullptr;
-  cublasHandle_t handle = nullptr;
 };
 
 void checkBLAS(const CuBLAS &blas, const char *call, cublasStatus_t status) {
@@ -101,7 +100,7 @@ void checkBLAS(const CuBLAS &blas, const char *call, cublasStatus_t status) {
               blas.statusString ? blas.statusString(status) : "");
 }
 
-/// cuBLAS, loaded and given a handle on first use. TRACE_CUBLAS, when set,
+/// cuBLAS, loaded on first use. TRACE_CUBLAS, when set,
 /// names the one library file to load instead of the usual sonames.
 const CuBLAS &cublas() {
   static CuBLAS blas;
@@ -132,9 +131,21 @@ const CuBLAS &cublas() {
     symbol(blas.dgemm, "cublasDgemm_v2");
     symbol(blas.sgemmBatched, "cublasSgemmStridedBatched");
     symbol(blas.dgemmBatched, "cublasDgemmStridedBatched");
-    checkBLAS(blas, "cublasCreate_v2", blas.create(&blas.handle));
   });
   return blas;
+}
+
+/// This host thread's cuBLAS handle, created on its first gemm. One per
+/// thread, as cuBLAS advises: the stream is set on the handle before each
+/// gemm, and with a shared handle two threads could queue their gemms on
+/// each other's streams between setting it and the gemm.
+cublasHandle_t threadHandle(const CuBLAS &blas) {
+  thread_local cublasHandle_t handle = [&] {
+    cublasHandle_t created = nullptr;
+    checkBLAS(blas, "cublasCreate_v2", blas.create(&created));
+    return created;
+  }();
+  return handle;
 }
 
 /// One operand as cuBLAS reads it. cuBLAS is column-major: a row-major
@@ -194,20 +205,20 @@ void gemm(int64_t batch, int64_t m, int64_t n, int64_t k, const T *a,
   if (lc.op != CUBLAS_OP_N)
     failRuntime("cuBLAS cannot write a column-major matmul result", "");
   const CuBLAS &blas = cublas();
-  // One handle serves every stream: it is told which before each call.
+  cublasHandle_t handle = threadHandle(blas);
   checkBLAS(blas, "cublasSetStream_v2",
-            blas.setStream(blas.handle, asStream(stream)));
+            blas.setStream(handle, asStream(stream)));
   const T one = 1;
   int in = toInt(n, "n"), im = toInt(m, "m"), ik = toInt(k, "k");
   if (batch == 1)
     checkBLAS(blas, "cublas?gemm",
-              GemmCall<T>::single(blas)(blas.handle, lb.op, la.op, in, im, ik,
+              GemmCall<T>::single(blas)(handle, lb.op, la.op, in, im, ik,
                                         &one, b, lb.ld, a, la.ld, &beta, c,
                                         lc.ld));
   else
     checkBLAS(blas, "cublas?gemmStridedBatched",
               GemmCall<T>::batched(blas)(
-                  blas.handle, lb.op, la.op, in, im, ik, &one, b, lb.ld,
+                  handle, lb.op, la.op, in, im, ik, &one, b, lb.ld,
                   batchB, a, la.ld, batchA, &beta, c, lc.ld, batchC,
                   toInt(batch, "batch")));
 }

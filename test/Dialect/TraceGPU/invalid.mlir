@@ -1,4 +1,5 @@
-// trace_gpu.gemm's verifier: operands that cannot form a matmul.
+// trace_gpu.gemm's verifier: operands that cannot form a matmul, or that
+// cuBLAS cannot read (known from static strides).
 // RUN: trace-opt %s -split-input-file -verify-diagnostics -o /dev/null
 
 func.func @k_mismatch(%a: memref<8x4xf32>, %b: memref<5x6xf32>, %c: memref<8x6xf32>) {
@@ -52,5 +53,21 @@ func.func @element_types(%a: memref<8x4xf32>, %b: memref<4x6xf64>, %c: memref<8x
 func.func @f16(%a: memref<8x4xf16>, %b: memref<4x6xf16>, %c: memref<8x6xf16>) {
   // expected-error @+1 {{operand #0 must be 2D/3D memref of 32-bit float or 64-bit float values, but got 'memref<8x4xf16>'}}
   %t = trace_gpu.gemm %a, %b, %c beta = 1.0 : memref<8x4xf16>, memref<4x6xf16>, memref<8x6xf16>
+  return
+}
+
+// -----
+
+func.func @a_strided(%a: memref<8x4xf32, strided<[8, 2]>>, %b: memref<4x6xf32>, %c: memref<8x6xf32>) {
+  // expected-error @+1 {{'trace_gpu.gemm' op needs A row- or column-major (a unit stride in one of its last two dims), got 'memref<8x4xf32, strided<[8, 2]>>'}}
+  %t = trace_gpu.gemm %a, %b, %c beta = 1.0 : memref<8x4xf32, strided<[8, 2]>>, memref<4x6xf32>, memref<8x6xf32>
+  return
+}
+
+// -----
+
+func.func @c_column_major(%a: memref<8x4xf32>, %b: memref<4x6xf32>, %c: memref<8x6xf32, strided<[1, 8]>>) {
+  // expected-error @+1 {{'trace_gpu.gemm' op needs C row-major (a unit stride in its last dim), got 'memref<8x6xf32, strided<[1, 8]>>'}}
+  %t = trace_gpu.gemm %a, %b, %c beta = 1.0 : memref<8x4xf32>, memref<4x6xf32>, memref<8x6xf32, strided<[1, 8]>>
   return
 }

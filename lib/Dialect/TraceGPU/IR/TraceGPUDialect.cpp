@@ -52,6 +52,27 @@ LogicalResult GemmOp::verify() {
       return emitOpError("has mismatched ")
              << pair.what << ": " << pair.x.getDimSize(pair.xDim) << " vs "
              << pair.y.getDimSize(pair.yDim);
+
+  // What cuBLAS can read, where the strides are static: a unit stride in
+  // one of A's and B's last two dims (row- or column-major), and in C's
+  // last (row-major). A dim of size 1 may have any stride.
+  auto unitStride = [](MemRefType type, int64_t dim) {
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(type.getStridesAndOffset(strides, offset)))
+      return true; // StridedMemRefRankOf already rejected it.
+    return ShapedType::isDynamic(strides[dim]) || strides[dim] == 1 ||
+           type.getDimSize(dim) == 1;
+  };
+  for (auto [type, name] : {std::pair{a, "A"}, std::pair{b, "B"}})
+    if (!unitStride(type, rank - 1) && !unitStride(type, rank - 2))
+      return emitOpError("needs ")
+             << name << " row- or column-major (a unit stride in one of its "
+             << "last two dims), got " << type;
+  if (!unitStride(c, rank - 1))
+    return emitOpError("needs C row-major (a unit stride in its last dim), "
+                       "got ")
+           << c;
   return success();
 }
 
