@@ -1,7 +1,7 @@
 //===- TracePlanBuffers.cpp - temporaries in one arena by liveness --------===//
 //
 // Static memory planning of a function's temporaries: the intervals from
-// each planned `memref.alloc` to its `memref.dealloc`, in the order of the
+// each planned buffer's first use to its `memref.dealloc`, in the order of the
 // function's one block, form an interval graph; buffers whose intervals
 // overlap get disjoint byte ranges of one arena. See the pass description
 // in Passes.td.
@@ -145,8 +145,14 @@ struct TracePlanBuffersPass final
       memref::DeallocOp dealloc = bytes ? deallocInBlock(alloc, block) : nullptr;
       if (!dealloc || !alloc->isBeforeInBlock(dealloc))
         continue;
-      buffers.push_back({alloc, dealloc, position[alloc],
-                         position[dealloc], alignUp(bytes)});
+      // Live from its first use: until then no byte of it is touched (an
+      // allocation often sits well before the op that writes it).
+      int64_t start = position[dealloc];
+      for (Operation *user : alloc->getUsers())
+        if (Operation *inBlock = block.findAncestorOpInBlock(*user))
+          start = std::min(start, position[inBlock]);
+      buffers.push_back({alloc, dealloc, start, position[dealloc],
+                         alignUp(bytes)});
     }
     // One buffer alone gains nothing from an arena.
     if (buffers.size() < 2)

@@ -104,7 +104,8 @@ func.func @kept(%n: index, %flag: i1) -> memref<4xf32> {
 
 // -----
 
-// One temporary alone is left as it is.
+// One temporary alone is left as it is (no remark between the one above
+// and @late_use's).
 // PRINT-NOT: remark
 // CHECK-LABEL: func @single
 // CHECK-NOT: memref.view
@@ -113,5 +114,23 @@ func.func @single() {
   %a = memref.alloc() : memref<4xf32>
   "test.use"(%a) : (memref<4xf32>) -> ()
   memref.dealloc %a : memref<4xf32>
+  return
+}
+
+// -----
+
+// A buffer is live from its first use, not from its alloc: %b is allocated
+// before %a is freed but first used after, so both take offset 0.
+// PRINT: remark: trace-plan-buffers: 2 buffers in an arena of 1024 bytes; their live peak is 1024 bytes
+// CHECK-LABEL: func @late_use
+// CHECK: memref.alloc() {alignment = 64 : i64} : memref<1024xi8>
+// CHECK-COUNT-2: memref.view %{{.*}}[%c0{{.*}}][] : memref<1024xi8> to memref<256xf32>
+func.func @late_use() {
+  %a = memref.alloc() : memref<256xf32>
+  %b = memref.alloc() : memref<256xf32>
+  "test.use"(%a) : (memref<256xf32>) -> ()
+  memref.dealloc %a : memref<256xf32>
+  "test.use"(%b) : (memref<256xf32>) -> ()
+  memref.dealloc %b : memref<256xf32>
   return
 }

@@ -345,8 +345,10 @@ def TracePlanBuffersPass : Pass<"trace-plan-buffers", "func::FuncOp"> {
     `memref.dealloc` of the same block frees becomes a `memref.view` into
     one `memref<N x i8>` arena, allocated (64-byte aligned) at the start of
     the function and freed before its return; the buffer's deallocation
-    goes. Buffers whose lifetimes (from the alloc to the dealloc, in block
-    order) overlap get disjoint byte ranges; others share bytes. Offsets
+    goes. Buffers whose lifetimes (from the first use to the dealloc, in
+    block order: no byte is touched before the first use, which is often
+    well after the alloc) overlap get disjoint byte ranges; others share
+    bytes. Offsets
     are chosen greedily by size, largest first, each at the lowest
     64-byte-aligned offset that clears every overlapping buffer placed so
     far (the "greedy by size" arena planning of TFLite and XLA's heap
