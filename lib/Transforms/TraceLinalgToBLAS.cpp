@@ -87,41 +87,30 @@ bool blasReadable(Value operand, bool output) {
   return unit(rank - 1) || (!output && unit(rank - 2));
 }
 
-/// The runtime symbol for a matmul of this kind (and which operands it
-/// reads transposed), or "" if the op stays. `prefix` names the runtime:
-/// "trace_rt_" (CPU) or "trace_cuda_".
-std::string runtimeSymbol(linalg::LinalgOp op, StringRef prefix,
-                          SmallVector<bool> &transposed) {
+/// For a matmul the runtime takes, which operands it reads transposed;
+/// failure if the op stays. `cuda`: only operands cuBLAS can read.
+FailureOr<SmallVector<bool>> blasTransposes(linalg::LinalgOp op, bool cuda) {
   if (!op.hasPureBufferSemantics())
-    return "";
+    return failure();
   Type element = getElementTypeOrSelf(op.getDpsInits()[0].getType());
   if (!element.isF32() && !element.isF64())
-    return "";
+    return failure();
   for (Value operand : op->getOperands())
     if (getElementTypeOrSelf(operand.getType()) != element)
-      return "";
-  std::string suffix = element.isF32() ? "f32" : "f64";
+      return failure();
   MLIRContext *ctx = op->getContext();
-  std::string name;
   SmallVector<AffineMap> defaults;
-  if (isa<linalg::MatmulOp>(op.getOperation())) {
-    name = (prefix + "matmul_").str();
+  if (isa<linalg::MatmulOp>(op.getOperation()))
     defaults = linalg::MatmulOp::getDefaultIndexingMaps(ctx);
-  } else if (isa<linalg::BatchMatmulOp>(op.getOperation())) {
-    name = (prefix + "batch_matmul_").str();
+  else if (isa<linalg::BatchMatmulOp>(op.getOperation()))
     defaults = linalg::BatchMatmulOp::getDefaultIndexingMaps(ctx);
-  } else {
-    return "";
-  }
-  FailureOr<SmallVector<bool>> flags = operandTransposes(op, defaults);
-  if (failed(flags))
-    return "";
-  transposed = std::move(*flags);
-  if (prefix == "trace_cuda_")
+  else
+    return failure();
+  if (cuda)
     for (OpOperand &operand : op->getOpOperands())
       if (!blasReadable(operand.get(), op.isDpsInit(&operand)))
-        return "";
-  return name + suffix;
+        return failure();
+  return operandTransposes(op, defaults);
 }
 
 /// The buffer `value` is a view of (itself if it is no view).
@@ -175,32 +164,22 @@ struct TraceLinalgToBLASPass final
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
-    StringRef prefix;
-    if (runtime == "cpu") {
-      prefix = "trace_rt_";
-    } else if (runtime == "cuda") {
-      prefix = "trace_cuda_";
-    } else {
+    if (runtime != "cpu" && runtime != "cuda") {
       module.emitError() << "trace-linalg-to-blas: unknown runtime '"
                          << runtime << "' (expected cpu or cuda)";
       return signalPassFailure();
     }
-    struct Call {
-      linalg::LinalgOp op;
-      std::string symbol;
-      SmallVector<bool> transposed;
-    };
-    SmallVector<Call> work;
+    bool cuda = runtime == "cuda";
+    SmallVector<std::pair<linalg::LinalgOp, SmallVector<bool>>> work;
     module.walk([&](linalg::LinalgOp op) {
-      SmallVector<bool> transposed;
-      std::string symbol = runtimeSymbol(op, prefix, transposed);
-      if (!symbol.empty())
-        work.push_back({op, std::move(symbol), std::move(transposed)});
+      if (FailureOr<SmallVector<bool>> transposed = blasTransposes(op, cuda);
+          succeeded(transposed))
+        work.push_back({op, std::move(*transposed)});
     });
 
     SymbolTable symbols(module);
     IRRewriter rewriter(ctx);
-    for (auto &[op, symbol, transposed] : work) {
+    for (auto &[op, transposed] : work) {
       Location loc = op.getLoc();
       int64_t rank = op.getRank(op.getDpsInitOperand(0));
       Type element = getElementTypeOrSelf(op.getDpsInits()[0].getType());
@@ -220,7 +199,7 @@ struct TraceLinalgToBLASPass final
         beta = 0.0;
       }
 
-      if (prefix == "trace_cuda_") {
+      if (cuda) {
         // Ordered on the kernels' stream by gpu-async-region.
         trace_gpu::GemmOp::create(
             rewriter, loc, rewriter.getType<gpu::AsyncTokenType>(),
@@ -230,6 +209,10 @@ struct TraceLinalgToBLASPass final
         continue;
       }
 
+      // The CPU runtime's trace_rt_{batch_,}matmul_{f32,f64}.
+      std::string symbol = std::string("trace_rt_") +
+                           (rank == 3 ? "batch_" : "") + "matmul_" +
+                           (element.isF32() ? "f32" : "f64");
       MemRefType operandType = dynamicStridedType(ctx, rank, element);
       auto callee = symbols.lookup<func::FuncOp>(symbol);
       if (!callee) {
