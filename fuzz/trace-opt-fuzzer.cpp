@@ -18,11 +18,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "trace/Conversion/Passes.h"
-#include "trace/Dialect/Trace/IR/TraceDialect.h"
-#include "trace/Pipelines/Pipelines.h"
+#include "trace/Dialect/Trace/Transforms/Passes.h"
+#include "trace/InitAll.h"
 #include "trace/Support/ParseGuard.h"
-#include "trace/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -45,7 +43,7 @@ namespace {
 const DialectRegistry &registry() {
   static DialectRegistry *registry = [] {
     auto *r = new DialectRegistry();
-    trace::registerTraceDialects(*r);
+    trace::registerAllTraceDialects(*r);
     registerAllDialects(*r);
     registerAllExtensions(*r);
     return r;

@@ -907,13 +907,13 @@ Value TensorBuilder::nllLoss(Value logProbs, Value target, Value weight,
   Value perSample = unary(Unary::Neg, picked);
   if (labelSmoothing > 0.0) {
     // (1 - e) * nll + e * mean_c(-logp), as torch's label_smoothing.
-    Value smooth = binary(Binary::Div,
-                          unary(Unary::Neg, sum(logProbs, {classDim}, false)),
-                          Scalar::ofInt(classes));
-    perSample = binary(
-        Binary::Add,
-        binary(Binary::Mul, perSample, Scalar::ofFloat(1.0 - labelSmoothing)),
-        binary(Binary::Mul, smooth, Scalar::ofFloat(labelSmoothing)));
+    Value total = sum(logProbs, {classDim}, false);
+    Value negated = unary(Unary::Neg, total);
+    Value smooth = binary(Binary::Div, negated, Scalar::ofInt(classes));
+    Value kept =
+        binary(Binary::Mul, perSample, Scalar::ofFloat(1.0 - labelSmoothing));
+    Value spread = binary(Binary::Mul, smooth, Scalar::ofFloat(labelSmoothing));
+    perSample = binary(Binary::Add, kept, spread);
   }
   perSample = where(valid, perSample, Scalar::ofFloat(0.0));
   if (!perSample || reduction == 0)

@@ -2,10 +2,10 @@
 
 #include "trace/Pipelines/Pipelines.h"
 
-#include "GPUPasses.h"
-
+#include "trace/Codegen/CPU/Passes.h"
+#include "trace/Codegen/Common/Passes.h"
+#include "trace/Codegen/GPU/Passes.h"
 #include "trace/Conversion/Passes.h"
-#include "trace/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
@@ -100,12 +100,4 @@ void trace::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
-}
-
-void trace::registerTracePipelines() {
-  PassPipelineRegistration<CPUPipelineOptions>(
-      "trace-cpu-pipeline",
-      "Lower trace ops through linalg, bufferization and loops to the LLVM "
-      "dialect for the CPU",
-      buildCPUPipeline);
 }

@@ -8,12 +8,9 @@
 
 #include "trace/Pipelines/Pipelines.h"
 
+#include "trace/Codegen/Common/Passes.h"
+#include "trace/Codegen/GPU/Passes.h"
 #include "trace/Conversion/Passes.h"
-#include "trace/Conversion/TraceGPUToLLVM/TraceGPUToLLVM.h"
-#include "trace/Dialect/Trace/IR/TraceDialect.h"
-#include "trace/Dialect/TraceGPU/IR/TraceGPUDialect.h"
-#include "GPUPasses.h"
-#include "trace/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
@@ -122,18 +119,4 @@ void trace::buildGPUPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
-}
-
-void trace::registerTraceDialects(DialectRegistry &registry) {
-  registry.insert<trace::TraceDialect, trace_gpu::TraceGPUDialect>();
-  registerConvertTraceGPUToLLVMInterface(registry);
-}
-
-void trace::registerTraceGPUPipeline() {
-  registerTraceGPUPasses();
-  PassPipelineRegistration<GPUPipelineOptions>(
-      "trace-gpu-pipeline",
-      "Lower trace ops to GPU kernels (NVVM, PTX in gpu.binary ops) and host "
-      "code in the LLVM dialect that launches them",
-      buildGPUPipeline);
 }

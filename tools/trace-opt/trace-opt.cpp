@@ -12,11 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "trace/Conversion/Passes.h"
-#include "trace/Dialect/Trace/IR/TraceDialect.h"
-#include "trace/Pipelines/Pipelines.h"
+#include "trace/InitAll.h"
 #include "trace/Support/ParseGuard.h"
-#include "trace/Transforms/Passes.h"
 
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -31,7 +28,7 @@
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   mlir::DialectRegistry registry;
-  mlir::trace::registerTraceDialects(registry);
+  mlir::trace::registerAllTraceDialects(registry);
   // Every upstream dialect, with the external models MLIR 22 registers with
   // them (bufferization of linalg/tensor/arith, ...): the trace pipeline
   // lowers through func, arith, math, tensor, linalg, bufferization, memref,
@@ -49,10 +46,7 @@ int main(int argc, char **argv) {
   // convert-*-to-llvm, gpu-lower-to-nvvm-pipeline, ...) and ours. From
   // libMLIR.so, so this costs no link time.
   mlir::registerAllPasses();
-  mlir::trace::registerTracePasses();
-  mlir::trace::registerTraceConversionPasses();
-  mlir::trace::registerTracePipelines();
-  mlir::trace::registerTraceGPUPipeline();
+  mlir::trace::registerAllTracePasses();
 
   auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
       argc, argv, "trace-mlir optimizer driver\n", registry);

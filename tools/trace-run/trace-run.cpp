@@ -4,7 +4,10 @@
 //             [--random-inputs=SEED] [--out-dir=DIR]
 //             [--expect NAME=FILE.npy --rtol=R --atol=A] [--repeat=N]
 //
-// Lowers the module with the CPU pipeline (trace-cpu-pipeline), JIT-compiles
+// With --training-step, first runs the training-step pipeline trace-compile
+// runs (trace-training-step: autodiff, remat, schedule, fuse), so
+// @forward_grad, @forward_fwd and @forward_bwd are those trace-compile
+// compiles. Lowers the module with the CPU pipeline (trace-cpu-pipeline), JIT-compiles
 // it with MLIR's ExecutionEngine and calls the entry function on inputs read
 // from .npy files or generated from a seed. Results are printed, written as
 // .npy, and/or compared against expected .npy files; the first mismatch
@@ -15,8 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "trace/Dialect/Trace/IR/TraceDialect.h"
-#include "trace/Pipelines/Pipelines.h"
+#include "trace/InitAll.h"
 #include "trace/Runtime/CPURuntime.h"
 #include "trace/Support/HostTensor.h"
 #include "trace/Support/ParseGuard.h"
@@ -110,6 +112,12 @@ static cl::opt<int64_t> gpuMaxBlocks(
     cl::desc("With --gpu-kernels: most blocks of an elementwise kernel's "
              "grid before its threads loop (grid-stride)"),
     cl::init(4096), cl::cat(category));
+static cl::opt<std::string> trainingStep(
+    "training-step", cl::ValueOptional,
+    cl::desc("Run the training-step pipeline first, as trace-compile does "
+             "(=OPTS: trace-training-step's options, e.g. "
+             "\"remat-options={budget=0.5} fuse=false\")"),
+    cl::value_desc("opts"), cl::cat(category));
 static cl::opt<bool> quiet("quiet", cl::desc("Do not print the results"),
                            cl::cat(category));
 
@@ -435,7 +443,7 @@ int main(int argc, char **argv) {
   (void)keepMemrefCopy;
 
   DialectRegistry registry;
-  trace::registerTraceDialects(registry);
+  trace::registerAllTraceDialects(registry);
   // Upstream dialects with their external models (bufferization of linalg,
   // tensor, arith; convert-to-LLVM interfaces), as mlir-opt has them.
   registerAllDialects(registry);
@@ -457,6 +465,24 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return 1;
+
+  // The training step first (its stages' options are checked before it
+  // runs).
+  if (trainingStep.getNumOccurrences()) {
+    auto stepOptions =
+        TrainingStepPipelineOptions::createFromString(trainingStep);
+    if (!stepOptions)
+      return fail("--training-step: bad options '" + trainingStep + "'");
+    PassManager stepPM(&context);
+    if (failed(applyPassManagerCLOptions(stepPM)) ||
+        failed(buildTrainingStepPipeline(
+            stepPM, stepOptions->get(), [](const llvm::Twine &message) {
+              fail("--training-step: " + message);
+              return failure();
+            })) ||
+        failed(stepPM.run(*module)))
+      return 1;
+  }
 
   // The entry function.
   func::FuncOp entry;

@@ -24,6 +24,7 @@ def TraceToLinalgPass : Pass<"trace-to-linalg"> {
     * `reshape`, `slice` and `concatenate` become tensor ops;
     * `random_uniform` is Philox4x32-10 written out in arith ops, bit for bit
       the definition in `trace/Support/Philox.h`;
+    * `trace.forward_end` is erased;
     * `trace.checkpoint` and `trace.fusion` regions are inlined; with
       `keep-fusions`, `trace.fusion` regions stay, their bodies converted,
       for `trace-lower-fusions` to make one kernel of each.
@@ -43,6 +44,47 @@ def TraceToLinalgPass : Pass<"trace-to-linalg"> {
     "::mlir::math::MathDialect",
     "::mlir::tensor::TensorDialect",
   ];
+}
+
+def TraceLinalgToBLASPass : Pass<"trace-linalg-to-blas", "ModuleOp"> {
+  let summary = "Call the runtime's BLAS for f32/f64 matmuls on buffers";
+  let description = [{
+    After bufferization, `linalg.matmul` and `linalg.batch_matmul` on
+    memrefs of f32 or f64 (in the default form, or reading an operand
+    transposed as trace-fold-transpose-into-matmul leaves them; the operand
+    then goes as a transposed strided view) become a runtime's
+    `C = A B + beta C`, with beta 1 (the matmul's accumulation) or 0 when a
+    `linalg.fill` of +0.0 initializes C just before (only allocations and
+    ops without memory effects in between): the fill is erased, one GPU
+    kernel less per matmul. The runtimes:
+
+    - `runtime=cpu`: calls of `trace_rt_matmul_<t>` and
+      `trace_rt_batch_matmul_<t>` of lib/Runtime/CPU, with OpenBLAS's
+      `cblas_?gemm`. Operands are cast to dynamically shaped strided
+      memrefs, so one runtime symbol serves every shape. Other element
+      types are left for `convert-linalg-to-loops`.
+    - `runtime=cuda` (trace-gpu-pipeline): `trace_gpu.gemm` ops, which
+      gpu-async-region orders on the kernels' stream and gpu-to-llvm lowers
+      to `trace_cuda_matmul_<t>` / `trace_cuda_batch_matmul_<t>` of
+      lib/Runtime/CUDA (cuBLAS's `cublas?gemm`,
+      `cublas?gemmStridedBatched` on that stream): no host synchronization
+      around a matmul. Only operands whose static strides cuBLAS can read (a
+      unit stride in one of the last two dims) are taken; other matmuls
+      stay, and become kernels.
+
+    Upstream's `convert-linalg-to-std` is not used because it names the
+    callee after the static shapes (`linalg_matmul_view8x16xf32_...`), which
+    no precompiled runtime can provide.
+  }];
+  let options = [
+    Option<"runtime", "runtime", "std::string", /*default=*/"\"cpu\"",
+           "Whose matmuls to call: cpu (OpenBLAS, trace_rt_*) or cuda "
+           "(cuBLAS on device memory, trace_cuda_*)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::trace_gpu::TraceGPUDialect"];
 }
 
 #endif // TRACE_CONVERSION_PASSES_TD

@@ -1,16 +1,100 @@
 //===- Pipelines.h - the trace-mlir pass pipelines --------------*- C++ -*-===//
 //
-// The pipelines, built in one place so the flow reads top to bottom.
+// The pipelines, built in one place so the flow reads top to bottom:
+//
+//   trace-training-step   trace ops: autodiff, remat, schedule, fuse
+//                         (TrainingStepPipeline.cpp)
+//   trace-cpu-pipeline    trace ops -> linalg -> buffers -> loops -> LLVM
+//                         dialect (CPUPipeline.cpp)
+//   trace-gpu-pipeline    trace ops -> linalg -> buffers -> GPU kernels ->
+//                         NVVM -> PTX, host code in the LLVM dialect
+//                         (GPUPipeline.cpp)
+//
+// trace-compile runs the first then one of the others; trace-run runs the
+// first (with --training-step) and the CPU pipeline; trace-opt has all three.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TRACE_PIPELINES_PIPELINES_H
 #define TRACE_PIPELINES_PIPELINES_H
 
+#include "trace/Codegen/GPU/Passes.h"
+
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 
+#include <optional>
+#include <string>
+
 namespace mlir::trace {
+
+//===----------------------------------------------------------------------===//
+// The training step
+//===----------------------------------------------------------------------===//
+
+/// The training step's stages, in the order they run.
+enum class TrainingStepStage { Autodiff, Remat, Schedule, Fuse };
+
+/// "autodiff", "remat", "schedule", "fuse".
+StringRef stringifyTrainingStepStage(TrainingStepStage stage);
+
+struct TrainingStepOptions {
+  /// The options of trace-remat, trace-schedule and trace-fuse, as their
+  /// pass options read on a command line ("budget=0.5"); std::nullopt
+  /// skips the stage. trace-autodiff always runs.
+  std::optional<std::string> remat = std::string();
+  std::optional<std::string> schedule = std::string();
+  std::optional<std::string> fuse = std::string();
+};
+
+/// TrainingStepOptions as textual pipeline options (trace-opt's
+/// --trace-training-step="remat-options={budget=0.5} fuse=false", trace-run's
+/// --training-step=...): each stage on or off, and its pass options.
+struct TrainingStepPipelineOptions
+    : public PassPipelineOptions<TrainingStepPipelineOptions> {
+  PassOptions::Option<bool> remat{*this, "remat",
+                                  llvm::cl::desc("Run trace-remat"),
+                                  llvm::cl::init(true)};
+  PassOptions::Option<std::string> rematOptions{
+      *this, "remat-options",
+      llvm::cl::desc("trace-remat's options, e.g. {budget=0.5}")};
+  PassOptions::Option<bool> schedule{*this, "schedule",
+                                     llvm::cl::desc("Run trace-schedule"),
+                                     llvm::cl::init(true)};
+  PassOptions::Option<std::string> scheduleOptions{
+      *this, "schedule-options", llvm::cl::desc("trace-schedule's options")};
+  PassOptions::Option<bool> fuse{*this, "fuse",
+                                 llvm::cl::desc("Run trace-fuse"),
+                                 llvm::cl::init(true)};
+  PassOptions::Option<std::string> fuseOptions{
+      *this, "fuse-options", llvm::cl::desc("trace-fuse's options")};
+
+  TrainingStepOptions get() const;
+};
+
+/// The stages `options` runs, in order.
+SmallVector<TrainingStepStage> getTrainingStepStages(
+    const TrainingStepOptions &options);
+
+/// Adds `stage`'s passes to `pm` (a pass manager on builtin.module): for
+/// each public @f, trace-autodiff adds @f_grad, @f_fwd and @f_bwd and
+/// records them on @f (#trace.derivatives); trace-remat re-partitions
+/// @f_fwd/@f_bwd; trace-schedule and trace-fuse run on every function.
+/// Fails, through `errorHandler`, when the stage's option string does not
+/// parse.
+LogicalResult
+buildTrainingStepStage(OpPassManager &pm, TrainingStepStage stage,
+                       const TrainingStepOptions &options,
+                       function_ref<LogicalResult(const Twine &)> errorHandler);
+
+/// Adds every stage `options` runs, in order.
+LogicalResult buildTrainingStepPipeline(
+    OpPassManager &pm, const TrainingStepOptions &options,
+    function_ref<LogicalResult(const Twine &)> errorHandler);
+
+//===----------------------------------------------------------------------===//
+// Lowering
+//===----------------------------------------------------------------------===//
 
 struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
   PassOptions::Option<bool> blas{
@@ -57,8 +141,14 @@ void buildBufferizedLinalgPipeline(OpPassManager &pm);
 /// signatures as identity-layout memrefs; inputs are never written.
 void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
 
-/// Registers `trace-cpu-pipeline` for trace-opt.
-void registerTracePipelines();
+/// The GPU pipeline's steps from trace ops to kernels: each trace.fusion
+/// one linalg.generic, buffers, matmuls to BLAS calls of `blasRuntime`
+/// ("cuda", "cpu", or "" for none), and every other linalg op one
+/// gpu.launch on a 1-D grid (trace-gpu-map-linalg). Host memory is not
+/// moved to the device yet. Shared by trace-gpu-pipeline and
+/// trace-cpu-pipeline{gpu-kernels}.
+void buildGPUKernelsFront(OpPassManager &pm, StringRef blasRuntime,
+                          const TraceGPUMapLinalgPassOptions &map);
 
 struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
   PassOptions::Option<std::string> chip{
@@ -115,7 +205,7 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
 };
 
 /// trace ops -> linalg on tensors -> buffers -> GPU kernels -> NVVM -> PTX,
-/// the whole GPU flow in one place (lib/Pipelines/GPUPipeline.cpp):
+/// the whole GPU flow in one place (GPUPipeline.cpp):
 ///
 ///  1. the CPU pipeline's front: trace-to-linalg, elementwise fusion (one
 ///     linalg.generic, hence one kernel, per elementwise chain),
@@ -149,14 +239,9 @@ void buildGPUPipeline(OpPassManager &pm, const GPUPipelineOptions &options);
 /// "/usr/local/cuda" when it has libdevice, otherwise "" (MLIR's search).
 std::string defaultCUDAToolkitPath();
 
-/// Registers `trace-gpu-pipeline` and the passes only it uses
-/// (trace-gpu-map-linalg, trace-gpu-device-memory) for trace-opt.
-void registerTraceGPUPipeline();
-
-/// Adds the trace and trace_gpu dialects to `registry`, with trace_gpu's
-/// convert-to-LLVM interface (which gpu-to-llvm needs to lower its ops).
-/// Every tool calls it next to upstream's registerAllDialects.
-void registerTraceDialects(DialectRegistry &registry);
+/// Registers trace-training-step, trace-cpu-pipeline and
+/// trace-gpu-pipeline (for trace-opt's textual pipelines).
+void registerTracePipelines();
 
 } // namespace mlir::trace
 

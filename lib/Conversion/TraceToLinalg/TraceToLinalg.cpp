@@ -978,6 +978,19 @@ struct InlineRegionLowering final : OpConversionPattern<OpTy> {
   }
 };
 
+/// `trace.forward_end` marks the split for autodiff and remat; the lowered
+/// function runs its forward and backward in one sequence.
+struct ForwardEndLowering final : OpConversionPattern<ForwardEndOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ForwardEndOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -1007,7 +1020,8 @@ void mlir::trace::populateTraceToLinalgPatterns(RewritePatternSet &patterns) {
       // Reductions and matmul.
       ReduceLowering<ReduceSumOp>, ReduceLowering<ReduceMaxOp>, MatmulLowering,
       // Regions.
-      InlineRegionLowering<CheckpointOp>, InlineRegionLowering<FusionOp>>(ctx);
+      InlineRegionLowering<CheckpointOp>, InlineRegionLowering<FusionOp>,
+      ForwardEndLowering>(ctx);
 }
 
 void mlir::trace::configureTraceToLinalgTarget(ConversionTarget &target) {

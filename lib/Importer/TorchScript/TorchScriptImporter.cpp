@@ -974,9 +974,11 @@ void Importer::importAten(jit::Node *node) {
       {"eq", ComparisonDirection::EQ}, {"ne", ComparisonDirection::NE},
       {"lt", ComparisonDirection::LT}, {"le", ComparisonDirection::LE},
       {"gt", ComparisonDirection::GT}, {"ge", ComparisonDirection::GE}};
-  if (auto it = compares.find(name); it != compares.end())
-    return out(tb.compare(it->second, operandArg(node, "self"),
-                          operandArg(node, "other")));
+  if (auto it = compares.find(name); it != compares.end()) {
+    Operand self = operandArg(node, "self");
+    Operand other = operandArg(node, "other");
+    return out(tb.compare(it->second, self, other));
+  }
 
   if (name == "add" || name == "sub" || name == "rsub") {
     Operand self = operandArg(node, "self");
@@ -1015,8 +1017,9 @@ void Importer::importAten(jit::Node *node) {
         fail("aten::div with rounding_mode='" + mode.toStringRef() +
              "' on tensors is not supported");
     }
-    return out(tb.binary(kind, operandArg(node, "self"),
-                         operandArg(node, "other")));
+    Operand self = operandArg(node, "self");
+    Operand other = operandArg(node, "other");
+    return out(tb.binary(kind, self, other));
   }
   if (name == "pow") {
     Operand base = hasInput(node, "self") ? operandArg(node, "self")
@@ -1046,16 +1049,23 @@ void Importer::importAten(jit::Node *node) {
                           StringRef(name).contains("log")));
   }
   if (name == "layer_norm") {
-    return out(tb.layerNorm(tensorArg(node, "input"),
-                            intListArg(node, "normalized_shape"),
-                            optTensorArg(node, "weight"),
-                            optTensorArg(node, "bias"), floatArg(node, "eps")));
+    // One argument per statement: they may create ops (a constant
+    // materialized), and C++ leaves the order of call arguments open.
+    Value input = tensorArg(node, "input");
+    std::vector<int64_t> shape = intListArg(node, "normalized_shape");
+    Value weight = optTensorArg(node, "weight");
+    Value bias = optTensorArg(node, "bias");
+    return out(tb.layerNorm(input, shape, weight, bias, floatArg(node, "eps")));
   }
-  if (name == "linear")
-    return out(tb.linear(tensorArg(node, "input"), tensorArg(node, "weight"),
-                         optTensorArg(node, "bias")));
+  if (name == "linear") {
+    Value input = tensorArg(node, "input");
+    Value weight = tensorArg(node, "weight");
+    Value bias = optTensorArg(node, "bias");
+    return out(tb.linear(input, weight, bias));
+  }
   if (name == "matmul" || name == "mm" || name == "bmm") {
-    Value a = x(), b2 = tensorArg(node, name == "matmul" ? "other" : "mat2");
+    Value a = x();
+    Value b2 = tensorArg(node, name == "matmul" ? "other" : "mat2");
     int64_t want = name == "mm" ? 2 : 3;
     if (name != "matmul" && (TensorBuilder::typeOf(a).getRank() != want ||
                              TensorBuilder::typeOf(b2).getRank() != want))
@@ -1063,8 +1073,9 @@ void Importer::importAten(jit::Node *node) {
     return out(tb.matmul(a, b2));
   }
   if (name == "addmm") {
-    Value prod = check(tb.matmul(tensorArg(node, "mat1"),
-                                 tensorArg(node, "mat2")));
+    Value mat1 = tensorArg(node, "mat1");
+    Value mat2 = tensorArg(node, "mat2");
+    Value prod = check(tb.matmul(mat1, mat2));
     Scalar beta = scalarOf(constArg(node, "beta"));
     Scalar alpha = scalarOf(constArg(node, "alpha"));
     Operand bias = operandArg(node, "self");
@@ -1076,9 +1087,11 @@ void Importer::importAten(jit::Node *node) {
       bias = Operand(check(tb.binary(B::Mul, bias, beta)));
     return out(tb.binary(B::Add, prod, bias));
   }
-  if (name == "embedding")
-    return out(tb.embedding(tensorArg(node, "weight"),
-                            tensorArg(node, "indices")));
+  if (name == "embedding") {
+    Value weight = tensorArg(node, "weight");
+    Value indices = tensorArg(node, "indices");
+    return out(tb.embedding(weight, indices));
+  }
   if (name == "view" || name == "reshape" || name == "_reshape_alias")
     return out(tb.reshape(x(), intListArg(node, name == "view" ? "size"
                                                                : "shape")));
@@ -1198,9 +1211,12 @@ void Importer::importAten(jit::Node *node) {
                        : tb.convert(fill.tensor, elt);
     return out(tb.where(tensorArg(node, "mask"), filler, v));
   }
-  if (name == "where")
-    return out(tb.where(tensorArg(node, "condition"), operandArg(node, "self"),
-                        operandArg(node, "other")));
+  if (name == "where") {
+    Value condition = tensorArg(node, "condition");
+    Operand self = operandArg(node, "self");
+    Operand other = operandArg(node, "other");
+    return out(tb.where(condition, self, other));
+  }
   if (name == "tril" || name == "triu")
     return out(tb.triangle(x(), intArg(node, "diagonal"), name == "tril"));
   if (name == "ones" || name == "zeros" || name == "full" ||
@@ -1256,17 +1272,18 @@ void Importer::importAten(jit::Node *node) {
       return out(tb.sum(x(), dims, keepdim, dt));
     return out(tb.mean(x(), dims, keepdim, dt));
   }
-  if (name == "nll_loss" || name == "nll_loss_nd")
-    return out(tb.nllLoss(x(), tensorArg(node, "target"),
-                          optTensorArg(node, "weight"),
-                          intArg(node, "reduction"),
-                          intArg(node, "ignore_index")));
-  if (name == "cross_entropy_loss")
-    return out(tb.crossEntropy(x(), tensorArg(node, "target"),
-                               optTensorArg(node, "weight"),
-                               intArg(node, "reduction"),
-                               intArg(node, "ignore_index"),
-                               floatArg(node, "label_smoothing")));
+  if (name == "nll_loss" || name == "nll_loss_nd" ||
+      name == "cross_entropy_loss") {
+    Value input = x();
+    Value target = tensorArg(node, "target");
+    Value weight = optTensorArg(node, "weight");
+    int64_t reduction = intArg(node, "reduction");
+    int64_t ignoreIndex = intArg(node, "ignore_index");
+    if (name == "cross_entropy_loss")
+      return out(tb.crossEntropy(input, target, weight, reduction, ignoreIndex,
+                                 floatArg(node, "label_smoothing")));
+    return out(tb.nllLoss(input, target, weight, reduction, ignoreIndex));
+  }
   if (name == "to" || name == "type_as" || name == "float" ||
       name == "double" || name == "half" || name == "long" ||
       name == "bool" || name == "int") {

@@ -9,6 +9,12 @@
 // arithmetic, a float-to-int convert) passes no gradient, and neither does an
 // i1 operand (the condition of select). Such operands get a null cotangent.
 //
+// Every op a rule creates is created in a statement of its own, in the order
+// it should appear: C++ leaves the order in which a call's arguments are
+// evaluated unspecified, so `e.mul(e.full(..), e.neg(..))` would emit the
+// full and the neg in an order that differs between compilers (and the
+// schedule and live bytes of @f_grad follow op order).
+//
 //===----------------------------------------------------------------------===//
 
 #include "trace/Dialect/Trace/IR/TraceOps.h"
@@ -157,11 +163,15 @@ LogicalResult vjp(Operation *op, OpBuilder &builder, ValueRange cotangents,
   LogicalResult OP::buildVJP(OpBuilder &builder, ValueRange cotangents,         \
                              SmallVectorImpl<Value> &out)
 
-#define TRACE_UNARY_VJP(OP, EXPR)                                              \
+/// A unary rule: BODY computes `dx` from `g`, `x` and `y`, one created op
+/// per statement.
+#define TRACE_UNARY_VJP(OP, BODY)                                              \
   TRACE_VJP(OP) {                                                              \
     return vjp(*this, builder, cotangents, out, [&](Emitter &e, Value g) {     \
       [[maybe_unused]] Value x = getOperand(), y = getResult();                \
-      out.push_back(EXPR);                                                     \
+      Value dx;                                                                \
+      BODY;                                                                    \
+      out.push_back(dx);                                                       \
     });                                                                        \
   }
 
@@ -170,34 +180,67 @@ LogicalResult vjp(Operation *op, OpBuilder &builder, ValueRange cotangents,
 //===----------------------------------------------------------------------===//
 
 // neg: dx = -g
-TRACE_UNARY_VJP(NegOp, e.neg(g))
+TRACE_UNARY_VJP(NegOp, dx = e.neg(g))
 // abs: dx = g * sign(x), sign(0) = 0 (torch's sgn): selects, no sign op.
-TRACE_UNARY_VJP(AbsOp,
-                e.select(e.cmp(ComparisonDirection::GT, x, e.zerosLike(x)), g,
-                         e.select(e.cmp(ComparisonDirection::LT, x,
-                                        e.zerosLike(x)),
-                                  e.neg(g), e.zerosLike(g))))
+TRACE_UNARY_VJP(AbsOp, {
+  Value zeros = e.zerosLike(x);
+  Value positive = e.cmp(ComparisonDirection::GT, x, zeros);
+  Value negative = e.cmp(ComparisonDirection::LT, x, zeros);
+  Value negated = e.neg(g);
+  Value ifNotPositive = e.select(negative, negated, zeros);
+  dx = e.select(positive, g, ifNotPositive);
+})
 // exp: dx = g * y
-TRACE_UNARY_VJP(ExpOp, e.mul(g, y))
+TRACE_UNARY_VJP(ExpOp, dx = e.mul(g, y))
 // log: dx = g / x
-TRACE_UNARY_VJP(LogOp, e.div(g, x))
+TRACE_UNARY_VJP(LogOp, dx = e.div(g, x))
 // sin: dx = g * cos(x)
-TRACE_UNARY_VJP(SinOp, e.mul(g, CosOp::create(builder, getLoc(), x)))
+TRACE_UNARY_VJP(SinOp, {
+  Value cos = CosOp::create(builder, getLoc(), x);
+  dx = e.mul(g, cos);
+})
 // cos: dx = -(g * sin(x))
-TRACE_UNARY_VJP(CosOp, e.neg(e.mul(g, SinOp::create(builder, getLoc(), x))))
+TRACE_UNARY_VJP(CosOp, {
+  Value sin = SinOp::create(builder, getLoc(), x);
+  Value product = e.mul(g, sin);
+  dx = e.neg(product);
+})
 // tanh: dx = g * (1 - y^2)
-TRACE_UNARY_VJP(TanhOp, e.mul(g, e.sub(e.full(y, 1.0), e.mul(y, y))))
+TRACE_UNARY_VJP(TanhOp, {
+  Value one = e.full(y, 1.0);
+  Value squared = e.mul(y, y);
+  Value slope = e.sub(one, squared);
+  dx = e.mul(g, slope);
+})
 // sqrt: dx = g / (2 y)
-TRACE_UNARY_VJP(SqrtOp, e.div(g, e.add(y, y)))
+TRACE_UNARY_VJP(SqrtOp, {
+  Value twice = e.add(y, y);
+  dx = e.div(g, twice);
+})
 // rsqrt: dx = g * (-1/2 y^3)
-TRACE_UNARY_VJP(RsqrtOp, e.mul(g, e.mul(e.full(y, -0.5), e.mul(y, e.mul(y, y)))))
+TRACE_UNARY_VJP(RsqrtOp, {
+  Value half = e.full(y, -0.5);
+  Value squared = e.mul(y, y);
+  Value cubed = e.mul(y, squared);
+  Value slope = e.mul(half, cubed);
+  dx = e.mul(g, slope);
+})
 // erf: dx = g * 2/sqrt(pi) * exp(-x^2)
-TRACE_UNARY_VJP(ErfOp,
-                e.mul(g, e.mul(e.full(x, kTwoOverSqrtPi),
-                               ExpOp::create(builder, getLoc(),
-                                             e.neg(e.mul(x, x))))))
+TRACE_UNARY_VJP(ErfOp, {
+  Value scale = e.full(x, kTwoOverSqrtPi);
+  Value squared = e.mul(x, x);
+  Value negated = e.neg(squared);
+  Value exp = ExpOp::create(builder, getLoc(), negated);
+  Value slope = e.mul(scale, exp);
+  dx = e.mul(g, slope);
+})
 // logistic: dx = g * y * (1 - y)
-TRACE_UNARY_VJP(LogisticOp, e.mul(g, e.mul(y, e.sub(e.full(y, 1.0), y))))
+TRACE_UNARY_VJP(LogisticOp, {
+  Value one = e.full(y, 1.0);
+  Value complement = e.sub(one, y);
+  Value slope = e.mul(y, complement);
+  dx = e.mul(g, slope);
+})
 
 #undef TRACE_UNARY_VJP
 
@@ -205,23 +248,38 @@ TRACE_UNARY_VJP(LogisticOp, e.mul(g, e.mul(y, e.sub(e.full(y, 1.0), y))))
 // Binary elementwise
 //===----------------------------------------------------------------------===//
 
-#define TRACE_BINARY_VJP(OP, DA, DB)                                           \
+/// A binary rule: BODY computes `da` and `db` from `g`, `a`, `b` and `y`,
+/// one created op per statement.
+#define TRACE_BINARY_VJP(OP, BODY)                                             \
   TRACE_VJP(OP) {                                                              \
     return vjp(*this, builder, cotangents, out, [&](Emitter &e, Value g) {     \
       [[maybe_unused]] Value a = getLhs(), b = getRhs(), y = getResult();      \
-      out.push_back(DA);                                                       \
-      out.push_back(DB);                                                       \
+      Value da, db;                                                            \
+      BODY;                                                                    \
+      out.push_back(da);                                                       \
+      out.push_back(db);                                                       \
     });                                                                        \
   }
 
 // add: da = g, db = g
-TRACE_BINARY_VJP(AddOp, g, g)
+TRACE_BINARY_VJP(AddOp, da = db = g)
 // sub: da = g, db = -g
-TRACE_BINARY_VJP(SubOp, g, e.neg(g))
+TRACE_BINARY_VJP(SubOp, {
+  da = g;
+  db = e.neg(g);
+})
 // mul: da = g * b, db = g * a
-TRACE_BINARY_VJP(MulOp, e.mul(g, b), e.mul(g, a))
+TRACE_BINARY_VJP(MulOp, {
+  da = e.mul(g, b);
+  db = e.mul(g, a);
+})
 // div: da = g / b, db = -g * ((a / b) / b) (torch's form; a / b is y)
-TRACE_BINARY_VJP(DivOp, e.div(g, b), e.mul(e.neg(g), e.div(y, b)))
+TRACE_BINARY_VJP(DivOp, {
+  da = e.div(g, b);
+  Value negated = e.neg(g);
+  Value quotient = e.div(y, b);
+  db = e.mul(negated, quotient);
+})
 
 #undef TRACE_BINARY_VJP
 
@@ -232,13 +290,20 @@ TRACE_VJP(PowOp) {
   return vjp(*this, builder, cotangents, out, [&](Emitter &e, Value g) {
     Value a = getLhs(), b = getRhs(), y = getResult();
     Value zeros = e.zerosLike(g);
-    Value powm1 = PowOp::create(builder, getLoc(), a, e.sub(b, e.full(b, 1.0)));
-    out.push_back(e.select(e.cmp(ComparisonDirection::EQ, b, zeros), zeros,
-                           e.mul(g, e.mul(b, powm1))));
-    Value db = e.mul(g, e.mul(y, LogOp::create(builder, getLoc(), a)));
-    out.push_back(e.select(
-        e.cmp(ComparisonDirection::EQ, a, zeros),
-        e.select(e.cmp(ComparisonDirection::GE, b, zeros), zeros, db), db));
+    Value one = e.full(b, 1.0);
+    Value bm1 = e.sub(b, one);
+    Value powm1 = PowOp::create(builder, getLoc(), a, bm1);
+    Value bZero = e.cmp(ComparisonDirection::EQ, b, zeros);
+    Value slope = e.mul(b, powm1);
+    Value product = e.mul(g, slope);
+    out.push_back(e.select(bZero, zeros, product));
+    Value log = LogOp::create(builder, getLoc(), a);
+    Value ylog = e.mul(y, log);
+    Value db = e.mul(g, ylog);
+    Value aZero = e.cmp(ComparisonDirection::EQ, a, zeros);
+    Value bNonNegative = e.cmp(ComparisonDirection::GE, b, zeros);
+    Value atZero = e.select(bNonNegative, zeros, db);
+    out.push_back(e.select(aZero, atZero, db));
   });
 }
 
@@ -250,10 +315,14 @@ static void minMaxVJP(Emitter &e, Value g, Value a, Value b,
                       ComparisonDirection aLoses, ComparisonDirection bLoses,
                       SmallVectorImpl<Value> &out) {
   Value zeros = e.zerosLike(g);
-  Value t = e.select(e.cmp(ComparisonDirection::EQ, a, b),
-                     e.mul(g, e.full(g, 0.5)), g);
-  out.push_back(e.select(e.cmp(aLoses, a, b), zeros, t));
-  out.push_back(e.select(e.cmp(bLoses, a, b), zeros, t));
+  Value tie = e.cmp(ComparisonDirection::EQ, a, b);
+  Value half = e.full(g, 0.5);
+  Value halved = e.mul(g, half);
+  Value t = e.select(tie, halved, g);
+  Value aLost = e.cmp(aLoses, a, b);
+  out.push_back(e.select(aLost, zeros, t));
+  Value bLost = e.cmp(bLoses, a, b);
+  out.push_back(e.select(bLost, zeros, t));
 }
 
 // maximum: a loses where a < b, b where a > b.
@@ -347,7 +416,8 @@ TRACE_VJP(SliceOp) {
       if (stride > 1 && m > 1) {
         SmallVector<int64_t> split(shape);
         split.insert(split.begin() + d + 1, 1);
-        c = e.pad(e.reshape(c, split), d + 1, 0, stride - 1);
+        c = e.reshape(c, split);
+        c = e.pad(c, d + 1, 0, stride - 1);
         SmallVector<int64_t> spread(shape);
         spread[d] = m * stride;
         c = e.reshape(c, spread);
@@ -399,22 +469,24 @@ TRACE_VJP(ReduceMaxOp) {
     auto back = [&](Value r) {
       return e.broadcastBack(r, getDimensions(), getKeepdim(), type);
     };
-    Value mask = ConvertOp::create(
-        builder, getLoc(), type,
-        e.cmp(ComparisonDirection::EQ, getOperand(), back(getResult())));
+    Value maxima = back(getResult());
+    Value isMax = e.cmp(ComparisonDirection::EQ, getOperand(), maxima);
+    Value mask = ConvertOp::create(builder, getLoc(), type, isMax);
     Value count = ReduceSumOp::create(builder, getLoc(), mask, getDimensions(),
                                       getKeepdim());
-    out.push_back(e.mul(mask, back(e.div(g, count))));
+    Value share = e.div(g, count);
+    Value spread = back(share);
+    out.push_back(e.mul(mask, spread));
   });
 }
 
 // matmul: da = g @ b^T, db = a^T @ g (transposes of the last two dims)
 TRACE_VJP(MatmulOp) {
   return vjp(*this, builder, cotangents, out, [&](Emitter &e, Value g) {
-    out.push_back(MatmulOp::create(builder, getLoc(), g,
-                                   e.transposeLast2(getRhs())));
-    out.push_back(MatmulOp::create(builder, getLoc(),
-                                   e.transposeLast2(getLhs()), g));
+    Value rhsT = e.transposeLast2(getRhs());
+    out.push_back(MatmulOp::create(builder, getLoc(), g, rhsT));
+    Value lhsT = e.transposeLast2(getLhs());
+    out.push_back(MatmulOp::create(builder, getLoc(), lhsT, g));
   });
 }
 

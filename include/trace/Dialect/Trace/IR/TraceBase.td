@@ -40,9 +40,14 @@ def Trace_Dialect : Dialect {
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;
+  let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     /// Name of the discardable attribute naming an op's results.
     static constexpr ::llvm::StringLiteral kNameAttrName = "trace.name";
+    /// Name of the #trace.derivatives attribute on a differentiated
+    /// function.
+    static constexpr ::llvm::StringLiteral kDerivativesAttrName =
+        "trace.derivatives";
 
   private:
     /// Defined in TraceAttrs.cpp, where the attribute storage classes are.

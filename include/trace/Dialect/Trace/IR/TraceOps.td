@@ -60,6 +60,38 @@ def Trace_CheckpointPolicyAttr : AttrDef<Trace_Dialect, "CheckpointPolicy"> {
   }];
 }
 
+def Trace_DerivativesAttr : AttrDef<Trace_Dialect, "Derivatives"> {
+  let mnemonic = "derivatives";
+  let summary = "The functions trace-autodiff derived from a function";
+  let description = [{
+    On a function `@f` that `trace-autodiff` differentiated, under the name
+    `trace.derivatives`: its joint forward + backward, and the split of it
+    into what runs in the forward and what runs in the backward.
+
+    ```mlir
+    func.func @forward(...) attributes {trace.derivatives =
+        #trace.derivatives<grad = @forward_grad, fwd = @forward_fwd,
+                           bwd = @forward_bwd>}
+    ```
+
+    * `grad`: `(f's arguments, a cotangent per float result) -> (f's
+      results, a gradient per float argument)`; a `trace.forward_end` op
+      marks where its forward ends;
+    * `fwd`: `(f's arguments) -> (f's results, the values saved for
+      backward)`;
+    * `bwd`: `(the saved values, the cotangents) -> (the gradients)`.
+
+    Later passes find the functions through these references (symbol uses,
+    so `symbol-dce` and renaming see them), never through their names.
+    `trace-remat` replaces `fwd` and `bwd` and updates the attribute.
+  }];
+  let parameters = (ins
+    "::mlir::FlatSymbolRefAttr":$grad,
+    "::mlir::FlatSymbolRefAttr":$fwd,
+    "::mlir::FlatSymbolRefAttr":$bwd);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
 //===----------------------------------------------------------------------===//
 // Base classes
 //===----------------------------------------------------------------------===//
@@ -487,6 +519,26 @@ def Trace_FusionOp : Trace_IsolatedRegionOp<"fusion"> {
                        OptionalAttr<StrAttr>:$name);
   let results = (outs Variadic<Trace_Tensor>:$results);
   let extraClassDeclaration = commonDeclarations;
+}
+
+def Trace_ForwardEndOp : Trace_Op<"forward_end", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Where the forward ends in a joint forward + backward function";
+  let description = [{
+    `trace-autodiff` puts one in each `@f_grad` it builds: the ops before it
+    are `@f`'s forward, the ops after it the backward. `trace-remat` and the
+    memory report split the function there, so a pass that adds, folds or
+    moves ops of `@f_grad` keeps the split true as long as it does not move
+    ops across the marker (constants a folder hoists to the top become
+    forward ops, which the split rebuilds in the backward).
+
+    It computes nothing. It reports a write to a resource of its own, so
+    dead-code elimination keeps it and nothing reorders across it;
+    `trace-to-linalg` erases it. At most one may be in a block, and only in
+    a function's body.
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
 }
 
 def Trace_YieldOp : Trace_Op<"yield", [Pure, Terminator, ReturnLike,

@@ -1,0 +1,58 @@
+//===- Passes.td - passes of the CPU backend ---------------*- tablegen -*-===//
+//
+// The CPU backend's own steps: vectorizable math, and GPU kernels run as
+// loops (a check of the GPU lowering without a GPU).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRACE_CODEGEN_CPU_PASSES_TD
+#define TRACE_CODEGEN_CPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TraceMathApproximationPass : Pass<"trace-math-approximation"> {
+  let summary = "Replace f32 transcendental functions with vectorizable polynomials";
+  let description = [{
+    Rewrites f32 `math.tanh`, `math.erf`, `math.exp`, `math.log` (and the
+    other functions upstream approximates) into MLIR's polynomial
+    approximations, which are plain arithmetic: the loops around them then
+    vectorize, instead of calling scalar libm once per element. The
+    approximations are accurate to a few ulp in f32 (the numerics tests
+    check them against PyTorch). f64 keeps libm.
+
+    Upstream exposes these patterns only through a test pass, hence this
+    one.
+  }];
+  let dependentDialects = ["::mlir::math::MathDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def TraceGPULaunchesOnCPUPass : Pass<"trace-gpu-launches-on-cpu", "func::FuncOp"> {
+  let summary = "Run each gpu.launch's blocks and threads as loops on the CPU";
+  let description = [{
+    A test aid: with it, `trace-cpu-pipeline{gpu-kernels}` (and
+    `trace-run --gpu-kernels`) executes the kernels trace-gpu-pipeline
+    forms (trace-gpu-map-linalg's grids, guards and block reductions) on a
+    machine without a GPU, so their results can be compared with the plain
+    CPU pipeline's. Upstream MLIR has no CPU lowering of `gpu.launch`.
+
+    Each launch becomes loops over its blocks (z, y, x) and, in each block,
+    over its threads. A barrier at the body's top level (`gpu.barrier`, or
+    the one inside `gpu.all_reduce`) splits the body into phases; every
+    thread of a block runs a phase before any thread runs the next. A value
+    one phase defines and a later one reads is kept per thread in a buffer
+    (constants are cloned instead). An all-reduce folds its operands over
+    the block's threads in thread order (the GPU's order is a tree, so sums
+    can differ in rounding). A barrier nested in a loop or branch, a
+    reduction with a region, async tokens, clusters and memory attributions
+    are errors at the op.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
+#endif // TRACE_CODEGEN_CPU_PASSES_TD

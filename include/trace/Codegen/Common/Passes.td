@@ -1,0 +1,162 @@
+//===- Passes.td - passes both backends share --------------*- tablegen -*-===//
+//
+// Between trace-to-linalg and the backends: linalg on tensors (elementwise
+// fusion, transposes read in place, accumulators unshared, trace.fusion
+// regions made one linalg.generic), bufferization aids, and buffer
+// passes (deallocation at last use, one arena per function).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRACE_CODEGEN_COMMON_PASSES_TD
+#define TRACE_CODEGEN_COMMON_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TraceFuseElementwisePass : Pass<"trace-fuse-elementwise-linalg", "func::FuncOp"> {
+  let summary = "Fuse elementwise linalg.generic producers into consumers without recomputation";
+  let description = [{
+    The CPU pipeline's fusion on linalg on tensors: an all-parallel
+    `linalg.generic` with one use is fused into the `linalg.generic` that
+    uses it when the consumer reads each produced element once (the
+    operand's indexing map is a permutation), so elementwise chains become
+    one loop nest and nothing is computed twice.
+
+    Upstream's `linalg-fuse-elementwise-ops` is not used because it also
+    propagates reshapes by expanding named ops into generics; it then fuses
+    a layer norm into the following matmul, recomputing it for every output
+    column (a 100x slowdown on a GPT block).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def TraceFoldTransposeIntoMatmulPass
+    : Pass<"trace-fold-transpose-into-matmul", "func::FuncOp"> {
+  let summary = "Read transposed matmul operands through indexing maps";
+  let description = [{
+    `linalg.matmul(A, linalg.transpose(W))`, the form of every `nn.Linear`
+    (`x @ W^T`) and of attention scores (`q @ k^T`), becomes a matmul whose
+    indexing map reads `W` transposed, so the transpose is never
+    materialized. The same for a transposed left operand and for
+    `linalg.batch_matmul` with the last two dims swapped.
+    `trace-linalg-to-blas` then hands BLAS a transposed view.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def TraceUnshareFillsPass : Pass<"trace-unshare-fills", "func::FuncOp"> {
+  let summary = "Give every linalg destination its own linalg.fill";
+  let description = [{
+    On tensors, before bufferization: a `linalg.fill` whose result is the
+    destination (`outs`) of several linalg ops (CSE merges the identical
+    zero accumulators of matmuls and reductions of one shape) is cloned,
+    with its `tensor.empty`, before each such op but the first. One-shot
+    bufferization then writes each op into its own freshly filled buffer
+    instead of filling one buffer and copying it for every op but the last,
+    and `trace-linalg-to-blas` can replace a matmul's zero fill by beta = 0.
+    A fill with other uses than destinations keeps them.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
+def TraceLowerFusionsPass : Pass<"trace-lower-fusions"> {
+  let summary = "Make each trace.fusion region on linalg one linalg.generic, then inline it";
+  let description = [{
+    Runs after `trace-to-linalg{keep-fusions}`, in the GPU pipeline, so that
+    each fusion `trace-fuse` formed becomes one loop nest, one kernel.
+    Inside each `trace.fusion` region (isolated from above, so nothing
+    outside is touched):
+
+    * `linalg.transpose` and `linalg.reduce` are generalized; reshapes are
+      moved to the region's edge by expanding the generics around them
+      (upstream's reshape-by-expansion patterns, safe here because a
+      fusion holds no matmul), where they are views after bufferization;
+    * producers are fused into consumers that read each produced element
+      once (upstream's elementwise fusion). Unlike
+      `trace-fuse-elementwise-linalg`, a producer with other readers is
+      fused too and stays a result of the fused op: `trace-fuse` decided
+      that these values belong to one kernel;
+    * two generics over the same loops are merged into one multi-output
+      generic when neither reads the other (siblings), or when one reads
+      the other's results only at the iteration point that wrote them (a
+      producer with other readers feeding a reduction, which upstream would
+      compute twice). An all-parallel generic may join a reduction's loops;
+    * the fill that initializes a reduction's accumulator is folded into
+      the reduction: the body takes the fill value where every reduction
+      index is 0 (`linalg.index`), so it is no kernel of its own.
+
+    Then the region is inlined. The numbers are unchanged:
+    `test/Integration/CPU/fuse` runs the result on the CPU against the
+    unfused functions, bit for bit.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def TraceReadonlyArgsPass : Pass<"trace-readonly-args", "func::FuncOp"> {
+  let summary = "Mark tensor arguments of public functions read-only for bufferization";
+  let description = [{
+    Sets `bufferization.writable = false` on every tensor argument of a
+    public function. One-shot bufferization with function boundaries then
+    never updates a caller's input buffer in place (it copies instead), so a
+    compiled training step leaves its parameters and activations untouched
+    and can be called again on the same buffers.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+}
+
+def TraceEarlyDeallocPass : Pass<"trace-early-dealloc", "func::FuncOp"> {
+  let summary = "Free each buffer right after its last use";
+  let description = [{
+    On buffers, after the deallocation pipeline: MLIR 22's ownership-based
+    buffer deallocation frees a block's buffers at the end of the block, so
+    every temporary of a training step would live until the function
+    returns and the step's peak would be the sum of all of them, whatever
+    trace-remat planned. This pass moves each `memref.dealloc` up to just
+    after the last operation of its block that uses the buffer or any
+    value that may alias it: the results of view-like ops, any memref
+    result of an op that takes it, and what `memref.extract_*` derives
+    from it, transitively; a use inside a nested region counts as a use by
+    the op that holds the region. A deallocation whose buffer (or an
+    alias) is used in another block, yielded, branched or returned stays
+    where it is. Calls that receive a buffer (the BLAS runtimes) must not
+    keep it, which holds for the trace runtimes.
+  }];
+}
+
+def TracePlanBuffersPass : Pass<"trace-plan-buffers", "func::FuncOp"> {
+  let summary = "Place a function's temporary buffers in one arena by liveness";
+  let description = [{
+    After `trace-early-dealloc`: each `memref.alloc` of the function's
+    single block with a static shape and identity layout whose buffer a
+    `memref.dealloc` of the same block frees becomes a `memref.view` into
+    one `memref<N x i8>` arena, allocated (64-byte aligned) at the start of
+    the function and freed before its return; the buffer's deallocation
+    goes. Buffers whose lifetimes (from the first use to the dealloc, in
+    block order: no byte is touched before the first use, which is often
+    well after the alloc) overlap get disjoint byte ranges; others share
+    bytes. Offsets
+    are chosen greedily by size, largest first, each at the lowest
+    64-byte-aligned offset that clears every overlapping buffer placed so
+    far (the "greedy by size" arena planning of TFLite and XLA's heap
+    simulator). Buffers that escape (results, no dealloc), live in nested
+    regions, are freed elsewhere or more than once, have dynamic shapes,
+    strided layouts, a memory space, an alignment above 64 or elements
+    that are not 1, 2, 4, 8 or 16 bytes keep their own allocation.
+
+    A training step then makes one allocation for its temporaries instead
+    of one per buffer: no allocator call, and no page faults of fresh
+    memory, per temporary. The arena is at least the peak of the planned
+    buffers' live bytes; `print` reports each function's arena against that
+    peak as a remark.
+
+    MLIR has no such planner upstream (`promote-buffers-to-stack` moves
+    small buffers to the stack, one by one).
+  }];
+  let options = [
+    Option<"print", "print", "bool", /*default=*/"false",
+           "Report each planned function's arena size and live peak">,
+  ];
+}
+
+#endif // TRACE_CODEGEN_COMMON_PASSES_TD

@@ -1,0 +1,103 @@
+//===- CAPI.h - the C interface of a compiled training step -----*- C++ -*-===//
+//
+// trace-compile exports, for each function @f that trace-autodiff
+// differentiated, three C functions on plain pointers: NAME_f_fwd,
+// NAME_f_bwd and NAME_f_grad. Everything here is read off the IR:
+//
+//  1. collectCInterface, on the module before lowering (tensors): the
+//     exported functions (from each @f's #trace.derivatives), their C names
+//     and the shapes, element types and names of their arguments and
+//     results;
+//  2. addCWrappers, on the module lowered to the LLVM dialect: one exported
+//     llvm.func per C function, which wraps the caller's pointers in memref
+//     descriptors, calls the lowered function, copies each result into the
+//     caller's buffer and frees what the call allocated;
+//  3. printCHeader: the declarations and their documentation;
+//  4. emitObjectFile and linkSharedLibrary: the host object and the shared
+//     library exporting only the C functions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRACE_TARGET_CAPI_CAPI_H
+#define TRACE_TARGET_CAPI_CAPI_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Support/LLVM.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir::trace::capi {
+
+/// Where the exported functions' pointers point.
+enum class Memory { Host, CUDADevice };
+
+/// One tensor argument or result of an exported function.
+struct Slot {
+  std::string name;  ///< trace.name, else argN / resultN
+  std::string cname; ///< its C parameter name, unique in the function
+  RankedTensorType type;
+};
+
+/// One exported C function and the function of the module it calls.
+struct Function {
+  std::string symbol; ///< the module's function, e.g. forward_grad
+  std::string cname;  ///< the C function, e.g. gpt_forward_grad
+  std::string role;   ///< what it computes, for the header
+  std::vector<Slot> args, results;
+};
+
+struct Interface {
+  std::string name; ///< the library's name, the prefix of every C function
+  Memory memory = Memory::Host;
+  std::vector<Function> functions;
+};
+
+/// `name` with every character a C identifier cannot hold replaced by '_'
+/// (and a leading '_' before a digit or for an empty name).
+std::string cIdentifier(StringRef name);
+
+/// The C interface of `module` (on tensors, after trace-autodiff): for each
+/// function with #trace.derivatives, its grad, fwd and bwd functions, in
+/// that order of the attribute: fwd, bwd, grad. Fails, with an error at
+/// the function, on an argument or result the C API cannot take (not a
+/// statically shaped tensor of f32, f64, f16, bf16, i1, i32 or i64), and
+/// at the module when no function was differentiated.
+FailureOr<Interface> collectCInterface(ModuleOp module, StringRef name,
+                                       Memory memory);
+
+/// Adds the exported wrapper of every function of `api` to `module`,
+/// lowered to the LLVM dialect (each wrapped function an llvm.func taking
+/// expanded memref descriptors). Fails, with an error at the function, if
+/// a wrapped function is missing or its lowered signature is not the one
+/// its tensors give.
+LogicalResult addCWrappers(ModuleOp module, const Interface &api);
+
+/// The C header of `api`: one documented declaration per function.
+/// `source` names the model in the header's first comment.
+void printCHeader(raw_ostream &os, const Interface &api, StringRef source);
+
+/// Translates `module` (LLVM dialect) to LLVM IR, optimizes it at -O2 and
+/// writes a position-independent object file for this host, tuned for
+/// `hostCPU` ("generic" or "native"). Fails with a message.
+LogicalResult emitObjectFile(ModuleOp module, StringRef path,
+                             StringRef hostCPU, std::string &error);
+
+/// What linkSharedLibrary links besides the object.
+struct LinkOptions {
+  std::string compilerDriver; ///< clang++, c++, ...: runs the linker
+  std::vector<std::string> libraries; ///< more inputs and flags, in order
+  std::string logPath; ///< the driver's output goes here
+};
+
+/// Links `object` into the shared library `output`, exporting only the C
+/// functions of `api` (a version script written next to `object`). Fails
+/// with a message that holds the command and its output.
+LogicalResult linkSharedLibrary(const Interface &api, StringRef object,
+                                StringRef output, const LinkOptions &options,
+                                std::string &error);
+
+} // namespace mlir::trace::capi
+
+#endif // TRACE_TARGET_CAPI_CAPI_H

@@ -1,0 +1,35 @@
+//===- TraceMathApproximation.cpp - vectorizable f32 math -----------------===//
+
+#include "trace/Codegen/CPU/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#define DEBUG_TYPE "trace-math-approximation"
+
+namespace mlir::trace {
+#define GEN_PASS_DEF_TRACEMATHAPPROXIMATIONPASS
+#include "trace/Codegen/CPU/Passes.h.inc"
+} // namespace mlir::trace
+
+using namespace mlir;
+
+namespace {
+
+struct TraceMathApproximationPass final
+    : trace::impl::TraceMathApproximationPassBase<TraceMathApproximationPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    // Every function upstream approximates; only f32 operands match the
+    // patterns, so f64 keeps its libm accuracy.
+    populateMathPolynomialApproximationPatterns(
+        patterns, [](StringRef) { return true; });
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace

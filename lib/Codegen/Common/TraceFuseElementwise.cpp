@@ -1,0 +1,49 @@
+//===- TraceFuseElementwise.cpp - recompute-free elementwise fusion -------===//
+//
+// Upstream's elementwise fusion patterns with a control function that only
+// admits fusions that recompute nothing. See the pass description.
+//
+//===----------------------------------------------------------------------===//
+
+#include "trace/Codegen/Common/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#define DEBUG_TYPE "trace-fuse-elementwise-linalg"
+
+namespace mlir::trace {
+#define GEN_PASS_DEF_TRACEFUSEELEMENTWISEPASS
+#include "trace/Codegen/Common/Passes.h.inc"
+} // namespace mlir::trace
+
+using namespace mlir;
+
+namespace {
+
+/// Fuse `operand`'s producer into its consumer only if the producer is an
+/// all-parallel generic used once and the consumer, also a generic, reads
+/// each of its elements once.
+bool fusesWithoutRecompute(OpOperand *operand) {
+  auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
+  auto consumer = dyn_cast<linalg::GenericOp>(operand->getOwner());
+  if (!producer || !consumer || !producer->hasOneUse())
+    return false;
+  if (producer.getNumParallelLoops() != producer.getNumLoops())
+    return false;
+  return consumer.getMatchingIndexingMap(operand).isPermutation();
+}
+
+struct TraceFuseElementwisePass final
+    : trace::impl::TraceFuseElementwisePassBase<TraceFuseElementwisePass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    linalg::populateElementwiseOpsFusionPatterns(patterns,
+                                                 fusesWithoutRecompute);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,190 @@
+//===- TracePlanBuffers.cpp - temporaries in one arena by liveness --------===//
+//
+// Static memory planning of a function's temporaries: the intervals from
+// each planned buffer's first use to its `memref.dealloc`, in the order of the
+// function's one block, form an interval graph; buffers whose intervals
+// overlap get disjoint byte ranges of one arena. See the pass description
+// in Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "trace/Codegen/Common/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+
+#define DEBUG_TYPE "trace-plan-buffers"
+
+namespace mlir::trace {
+#define GEN_PASS_DEF_TRACEPLANBUFFERSPASS
+#include "trace/Codegen/Common/Passes.h.inc"
+} // namespace mlir::trace
+
+using namespace mlir;
+
+namespace {
+
+constexpr int64_t kAlignment = 64;
+
+int64_t alignUp(int64_t bytes) {
+  return (bytes + kAlignment - 1) / kAlignment * kAlignment;
+}
+
+/// One planned buffer: live from the op at `start` to the one at `end`
+/// (block positions, both inclusive), `bytes` long (aligned), at `offset`.
+struct Buffer {
+  memref::AllocOp alloc;
+  memref::DeallocOp dealloc;
+  int64_t start, end, bytes, offset = -1;
+};
+
+/// The alloc's byte size when it can live in the arena: static shape,
+/// identity layout, default memory space, an integer or float element type
+/// of 1, 2, 4, 8 or 16 bytes (what the LLVM lowering stores each element
+/// in; i24 or f80 would take more) and an alignment the arena's offsets
+/// satisfy; otherwise 0.
+int64_t plannableBytes(memref::AllocOp alloc) {
+  MemRefType type = alloc.getType();
+  if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
+      type.getMemorySpace() || !type.getElementType().isIntOrFloat())
+    return 0;
+  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+  if (bits < 8 || bits > 128 || !llvm::isPowerOf2_32(bits))
+    return 0;
+  if (std::optional<uint64_t> align = alloc.getAlignment())
+    if (*align > static_cast<uint64_t>(kAlignment))
+      return 0;
+  return std::max<int64_t>(type.getNumElements() * (bits / 8), 1);
+}
+
+/// The one `memref.dealloc` of `alloc`'s result in `block`, or null.
+memref::DeallocOp deallocInBlock(memref::AllocOp alloc, Block &block) {
+  memref::DeallocOp found;
+  for (Operation *user : alloc->getUsers())
+    if (auto dealloc = dyn_cast<memref::DeallocOp>(user)) {
+      if (found || dealloc->getBlock() != &block)
+        return nullptr;
+      found = dealloc;
+    }
+  return found;
+}
+
+/// Greedy by size: largest first, each at the lowest aligned offset where
+/// it overlaps no placed buffer that is live at the same time. Returns the
+/// arena's size.
+int64_t assignOffsets(MutableArrayRef<Buffer> buffers) {
+  SmallVector<Buffer *> order;
+  for (Buffer &buffer : buffers)
+    order.push_back(&buffer);
+  std::stable_sort(order.begin(), order.end(), [](Buffer *a, Buffer *b) {
+    return a->bytes > b->bytes;
+  });
+  int64_t arena = 0;
+  SmallVector<Buffer *> placed;
+  for (Buffer *buffer : order) {
+    // Byte ranges of the placed buffers whose lifetimes overlap this one.
+    SmallVector<std::pair<int64_t, int64_t>> taken;
+    for (Buffer *other : placed)
+      if (other->start <= buffer->end && buffer->start <= other->end)
+        taken.push_back({other->offset, other->offset + other->bytes});
+    llvm::sort(taken);
+    int64_t offset = 0;
+    for (auto [begin, end] : taken) {
+      if (offset + buffer->bytes <= begin)
+        break;
+      offset = std::max(offset, end);
+    }
+    buffer->offset = offset;
+    arena = std::max(arena, offset + buffer->bytes);
+    placed.push_back(buffer);
+  }
+  return arena;
+}
+
+/// The most bytes of `buffers` live at once (the bound no placement beats).
+int64_t livePeak(ArrayRef<Buffer> buffers) {
+  SmallVector<std::pair<int64_t, int64_t>> events; // (position, +-bytes)
+  for (const Buffer &buffer : buffers) {
+    events.push_back({buffer.start, buffer.bytes});
+    events.push_back({buffer.end + 1, -buffer.bytes});
+  }
+  llvm::sort(events, [](auto a, auto b) {
+    return a.first != b.first ? a.first < b.first : a.second < b.second;
+  });
+  int64_t live = 0, peak = 0;
+  for (auto [position, delta] : events) {
+    live += delta;
+    peak = std::max(peak, live);
+  }
+  return peak;
+}
+
+struct TracePlanBuffersPass final
+    : trace::impl::TracePlanBuffersPassBase<TracePlanBuffersPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp function = getOperation();
+    if (function.isExternal() || !function.getBody().hasOneBlock())
+      return;
+    Block &block = function.getBody().front();
+    Operation *terminator = block.getTerminator();
+
+    DenseMap<Operation *, int64_t> position;
+    int64_t index = 0;
+    for (Operation &op : block)
+      position[&op] = index++;
+
+    SmallVector<Buffer> buffers;
+    for (auto alloc : block.getOps<memref::AllocOp>()) {
+      int64_t bytes = plannableBytes(alloc);
+      memref::DeallocOp dealloc = bytes ? deallocInBlock(alloc, block) : nullptr;
+      if (!dealloc || !alloc->isBeforeInBlock(dealloc))
+        continue;
+      // Live from its first use: until then no byte of it is touched (an
+      // allocation often sits well before the op that writes it).
+      int64_t start = position[dealloc];
+      for (Operation *user : alloc->getUsers())
+        if (Operation *inBlock = block.findAncestorOpInBlock(*user))
+          start = std::min(start, position[inBlock]);
+      buffers.push_back({alloc, dealloc, start, position[dealloc],
+                         alignUp(bytes)});
+    }
+    // One buffer alone gains nothing from an arena.
+    if (buffers.size() < 2)
+      return;
+
+    int64_t arenaBytes = assignOffsets(buffers);
+    if (print)
+      function.emitRemark() << "trace-plan-buffers: " << buffers.size()
+                            << " buffers in an arena of " << arenaBytes
+                            << " bytes; their live peak is "
+                            << livePeak(buffers) << " bytes";
+
+    OpBuilder builder(&getContext());
+    builder.setInsertionPointToStart(&block);
+    Location loc = function.getLoc();
+    auto arenaType = MemRefType::get({arenaBytes}, builder.getI8Type());
+    Value arena = memref::AllocOp::create(builder, loc, arenaType,
+                                          builder.getI64IntegerAttr(kAlignment));
+    for (Buffer &buffer : buffers) {
+      builder.setInsertionPoint(buffer.alloc);
+      Value offset = arith::ConstantIndexOp::create(builder, buffer.alloc.getLoc(),
+                                                    buffer.offset);
+      Value view = memref::ViewOp::create(builder, buffer.alloc.getLoc(),
+                                          buffer.alloc.getType(), arena, offset,
+                                          ValueRange());
+      buffer.alloc.getResult().replaceAllUsesWith(view);
+      buffer.dealloc.erase();
+      buffer.alloc.erase();
+    }
+    builder.setInsertionPoint(terminator);
+    memref::DeallocOp::create(builder, loc, arena);
+  }
+};
+
+} // namespace

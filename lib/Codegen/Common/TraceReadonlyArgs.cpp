@@ -1,0 +1,33 @@
+//===- TraceReadonlyArgs.cpp - read-only function arguments ---------------===//
+
+#include "trace/Codegen/Common/Passes.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#define DEBUG_TYPE "trace-readonly-args"
+
+namespace mlir::trace {
+#define GEN_PASS_DEF_TRACEREADONLYARGSPASS
+#include "trace/Codegen/Common/Passes.h.inc"
+} // namespace mlir::trace
+
+using namespace mlir;
+
+namespace {
+
+struct TraceReadonlyArgsPass final
+    : trace::impl::TraceReadonlyArgsPassBase<TraceReadonlyArgsPass> {
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func.isExternal() || !func.isPublic())
+      return;
+    BoolAttr readonly = BoolAttr::get(&getContext(), false);
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+      if (isa<TensorType>(func.getArgument(i).getType()))
+        func.setArgAttr(i, bufferization::BufferizationDialect::kWritableAttrName,
+                        readonly);
+  }
+};
+
+} // namespace

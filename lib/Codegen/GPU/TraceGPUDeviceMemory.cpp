@@ -1,0 +1,178 @@
+//===- TraceGPUDeviceMemory.cpp - host functions' buffers on the device ---===//
+//
+// After trace-gpu-map-linalg and convert-parallel-loops-to-gpu, host
+// functions only allocate, free and pass around buffers that kernels read
+// and write: their allocations move to the device.
+//
+//===----------------------------------------------------------------------===//
+
+#include "trace/Codegen/GPU/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+#define DEBUG_TYPE "trace-gpu-device-memory"
+
+namespace mlir::trace {
+#define GEN_PASS_DEF_TRACEGPUDEVICEMEMORYPASS
+#include "trace/Codegen/GPU/Passes.h.inc"
+} // namespace mlir::trace
+
+using namespace mlir;
+
+namespace {
+
+bool insideKernel(Operation *op) {
+  return op->getParentOfType<gpu::LaunchOp>() != nullptr;
+}
+
+/// Whether `op` is host scalar code that may run in a kernel instead: a
+/// load of one element, or a side-effect-free op on integers and floats.
+bool isSinkable(Operation *op) {
+  if (isa<memref::LoadOp>(op))
+    return true;
+  if (op->getNumRegions() != 0 || !isPure(op) || op->getNumResults() == 0)
+    return false;
+  return llvm::all_of(op->getResultTypes(), [](Type type) {
+    return type.isIntOrIndexOrFloat();
+  });
+}
+
+/// Whether a load from `memref` may move down to `launch`: the buffer is a
+/// function argument (read-only under the pipeline's bufferization), or no
+/// op between the two can write memory.
+bool mayMoveLoad(memref::LoadOp load, gpu::LaunchOp launch) {
+  Value base = load.getMemref();
+  while (auto view = base.getDefiningOp<ViewLikeOpInterface>())
+    base = view.getViewSource();
+  if (isa<BlockArgument>(base) &&
+      isa<func::FuncOp>(cast<BlockArgument>(base).getOwner()->getParentOp()))
+    return true;
+  if (load->getBlock() != launch->getBlock())
+    return false;
+  for (Operation *op = load->getNextNode(); op != launch;
+       op = op->getNextNode())
+    if (!isMemoryEffectFree(op) && !isa<memref::AllocOp>(op))
+      return false;
+  return true;
+}
+
+/// Moves host scalar code that reads buffers into the kernels that use its
+/// results (trace-to-linalg reads a random op's seed with tensor.extract
+/// outside the linalg.generic): each kernel gets its own copy, and the
+/// host copy goes when nothing on the host uses it.
+void sinkScalarsIntoKernels(func::FuncOp func, IRRewriter &rewriter) {
+  SmallVector<Operation *> candidates;
+  func.walk([&](Operation *op) {
+    if (!insideKernel(op) && isSinkable(op))
+      candidates.push_back(op);
+  });
+  // Users first, so that a copied op's operands become kernel uses of the
+  // ops that define them, which are sunk next.
+  for (Operation *op : llvm::reverse(candidates)) {
+    SmallVector<gpu::LaunchOp> launches;
+    for (Operation *user : op->getUsers())
+      if (auto launch = user->getParentOfType<gpu::LaunchOp>())
+        if (!llvm::is_contained(launches, launch))
+          launches.push_back(launch);
+    for (gpu::LaunchOp launch : launches) {
+      auto load = dyn_cast<memref::LoadOp>(op);
+      if (load && !mayMoveLoad(load, launch))
+        continue;
+      rewriter.setInsertionPointToStart(&launch.getBody().front());
+      Operation *copy = rewriter.clone(*op);
+      for (auto [from, to] : llvm::zip(op->getResults(), copy->getResults()))
+        rewriter.replaceUsesWithIf(from, to, [&](OpOperand &use) {
+          return launch->isProperAncestor(use.getOwner());
+        });
+    }
+    if (op->use_empty())
+      rewriter.eraseOp(op);
+  }
+}
+
+LogicalResult moveToDevice(func::FuncOp func) {
+  IRRewriter rewriter(func.getContext());
+  sinkScalarsIntoKernels(func, rewriter);
+
+  // Host code must not dereference buffers any more.
+  WalkResult touched = func.walk([&](Operation *op) {
+    if (!isa<memref::LoadOp, memref::StoreOp, memref::CopyOp>(op) ||
+        insideKernel(op))
+      return WalkResult::advance();
+    op->emitOpError("reads or writes a buffer in host code; the GPU pipeline "
+                    "runs every buffer access in a kernel");
+    return WalkResult::interrupt();
+  });
+  if (touched.wasInterrupted())
+    return failure();
+
+  SmallVector<memref::AllocOp> allocs;
+  SmallVector<memref::DeallocOp> deallocs;
+  SmallVector<memref::GetGlobalOp> globals;
+  func.walk([&](Operation *op) {
+    if (insideKernel(op))
+      return;
+    if (auto alloc = dyn_cast<memref::AllocOp>(op))
+      allocs.push_back(alloc);
+    else if (auto dealloc = dyn_cast<memref::DeallocOp>(op))
+      deallocs.push_back(dealloc);
+    else if (auto global = dyn_cast<memref::GetGlobalOp>(op))
+      globals.push_back(global);
+  });
+
+  for (memref::AllocOp alloc : allocs) {
+    rewriter.setInsertionPoint(alloc);
+    rewriter.replaceOpWithNewOp<gpu::AllocOp>(
+        alloc, alloc.getType(), /*asyncToken=*/Type(), ValueRange{},
+        alloc.getDynamicSizes(), alloc.getSymbolOperands());
+  }
+  for (memref::DeallocOp dealloc : deallocs) {
+    rewriter.setInsertionPoint(dealloc);
+    rewriter.replaceOpWithNewOp<gpu::DeallocOp>(
+        dealloc, /*asyncToken=*/Type(), ValueRange{}, dealloc.getMemref());
+  }
+
+  // A constant buffer lives in host memory: copy it to the device where it
+  // is read and free the copy before each return (the deallocation
+  // pipeline returns copies of buffers a function does not own, so the
+  // device copy never escapes).
+  SmallVector<func::ReturnOp> returns;
+  func.walk([&](func::ReturnOp ret) { returns.push_back(ret); });
+  for (memref::GetGlobalOp global : globals) {
+    auto type = cast<MemRefType>(global.getType());
+    if (!type.getLayout().isIdentity())
+      return global.emitOpError("has a layout the device copy cannot take");
+    rewriter.setInsertionPointAfter(global);
+    auto copy = gpu::AllocOp::create(rewriter, global.getLoc(), type,
+                                     /*asyncToken=*/Type(), ValueRange{},
+                                     ValueRange{}, ValueRange{});
+    rewriter.replaceAllUsesWith(global.getResult(), copy.getMemref());
+    gpu::MemcpyOp::create(rewriter, global.getLoc(), /*asyncToken=*/Type(),
+                          ValueRange{}, copy.getMemref(), global.getResult());
+    for (func::ReturnOp ret : returns) {
+      if (llvm::is_contained(ret.getOperands(), copy.getMemref()))
+        return global.emitOpError("is returned; the GPU pipeline expects the "
+                                  "deallocation pipeline to return a copy");
+      rewriter.setInsertionPoint(ret);
+      gpu::DeallocOp::create(rewriter, ret.getLoc(), /*asyncToken=*/Type(),
+                             ValueRange{}, copy.getMemref());
+    }
+  }
+  return success();
+}
+
+struct TraceGPUDeviceMemoryPass final
+    : trace::impl::TraceGPUDeviceMemoryPassBase<TraceGPUDeviceMemoryPass> {
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (!func.isExternal() && failed(moveToDevice(func)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,575 @@
+//===- TraceAutodiff.cpp - reverse-mode automatic differentiation ---------===//
+//
+// Builds @f_grad for each public @f: the forward ops, then a reverse sweep
+// that asks every op for its vector-Jacobian product (VJPOpInterface) and
+// sums cotangents per value. A walk, not patterns: the transformation is
+// global (cotangents flow across the whole function).
+//
+//===----------------------------------------------------------------------===//
+
+#include "trace/Dialect/Trace/IR/TraceOps.h"
+#include "trace/Dialect/Trace/Transforms/Autodiff.h"
+#include "trace/Dialect/Trace/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+
+#define DEBUG_TYPE "trace-autodiff"
+
+namespace mlir::trace {
+#define GEN_PASS_DEF_TRACEAUTODIFFPASS
+#include "trace/Dialect/Trace/Transforms/Passes.h.inc"
+} // namespace mlir::trace
+
+using namespace mlir;
+using namespace mlir::trace;
+
+namespace {
+
+
+bool isFloatTensor(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && isa<FloatType>(tensor.getElementType());
+}
+
+/// The name of argument or result `index` (its trace.name, else argN /
+/// resultN, as trace-run names them).
+std::string slotName(func::FuncOp func, unsigned index, bool result) {
+  auto name = result ? func.getResultAttrOfType<StringAttr>(
+                           index, TraceDialect::kNameAttrName)
+                     : func.getArgAttrOfType<StringAttr>(
+                           index, TraceDialect::kNameAttrName);
+  if (name)
+    return name.getValue().str();
+  return (result ? "result" : "arg") + std::to_string(index);
+}
+
+/// Moves the bodies of checkpoint and fusion regions into the enclosing
+/// block, innermost first, so the function is one flat block of ops. A
+/// checkpoint region's kRematAttrName goes onto the ops inside it that have
+/// none (an inner region's, already copied, wins).
+void inlineRegions(func::FuncOp func) {
+  SmallVector<Operation *> regionOps;
+  func.walk<WalkOrder::PostOrder>([&](Operation *op) {
+    if (isa<CheckpointOp, FusionOp>(op))
+      regionOps.push_back(op);
+  });
+  for (Operation *op : regionOps) {
+    Block &body = op->getRegion(0).front();
+    auto yield = cast<YieldOp>(body.getTerminator());
+    if (Attribute policy = op->getAttr(kRematAttrName))
+      for (Operation &inner : body.without_terminator())
+        if (!inner.hasAttr(kRematAttrName))
+          inner.setAttr(kRematAttrName, policy);
+    for (auto [arg, input] :
+         llvm::zip_equal(body.getArguments(), op->getOperands()))
+      arg.replaceAllUsesWith(input);
+    for (auto [result, value] :
+         llvm::zip_equal(op->getResults(), yield.getValues()))
+      result.replaceAllUsesWith(value);
+    yield.erase();
+    op->getBlock()->getOperations().splice(op->getIterator(),
+                                           body.getOperations());
+    op->erase();
+  }
+}
+
+/// Marks (kCheckpointedAttrName) the ops inside checkpoint regions whose
+/// results are recomputed in backward rather than saved. A value is
+/// recomputed if some checkpoint region it is computed in does not yield it
+/// (a region's outputs are ordinary values, saved as the next block's
+/// inputs, as in PyTorch), and no policy of the regions around it lets it
+/// be saved. The marks stay on @f_grad for trace-remat.
+void markCheckpointed(func::FuncOp func) {
+  func.walk([&](Operation *op) {
+    if (isa<CheckpointOp, FusionOp, YieldOp>(op) || op->getNumResults() == 0)
+      return;
+    bool recomputed = false, saved = false;
+    // Follow each result out through the yields of the regions around it.
+    SmallVector<Value> values(op->getResults());
+    for (Operation *parent = op->getParentOp(); parent && !isa<func::FuncOp>(parent);
+         parent = parent->getParentOp()) {
+      auto yield = cast<YieldOp>(parent->getRegion(0).front().getTerminator());
+      SmallVector<Value> escaping;
+      for (Value value : values)
+        for (OpOperand &use : value.getUses())
+          if (use.getOwner() == yield.getOperation())
+            escaping.push_back(parent->getResult(use.getOperandNumber()));
+      if (auto checkpoint = dyn_cast<CheckpointOp>(parent)) {
+        if (CheckpointPolicyAttr policy = checkpoint.getPolicyAttr())
+          saved |= policy.allowsSaving(op);
+        if (escaping.size() < values.size() || escaping.empty())
+          recomputed = true;
+      }
+      values = std::move(escaping);
+      if (values.empty())
+        break;
+    }
+    if (recomputed && !saved)
+      op->setAttr(kCheckpointedAttrName, UnitAttr::get(op->getContext()));
+  });
+}
+
+/// Cotangents per value, summed as they arrive.
+class Cotangents {
+public:
+  explicit Cotangents(OpBuilder &builder) : builder(builder) {}
+
+  void add(Location loc, Value value, Value cotangent) {
+    if (!cotangent || !isFloatTensor(value.getType()))
+      return;
+    auto [it, inserted] = map.try_emplace(value, cotangent);
+    if (!inserted)
+      it->second = AddOp::create(builder, loc, it->second, cotangent);
+  }
+  Value lookup(Value value) const { return map.lookup(value); }
+
+private:
+  OpBuilder &builder;
+  llvm::DenseMap<Value, Value> map;
+};
+
+/// A name for a saved value: its producer's trace.name, the argument's
+/// name, or the producer's op name and position.
+std::string residualName(func::FuncOp f, Value value, unsigned index) {
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return "saved." + slotName(f, arg.getArgNumber(), /*result=*/false);
+  Operation *op = value.getDefiningOp();
+  if (auto name = op->getAttrOfType<StringAttr>(TraceDialect::kNameAttrName))
+    return "saved." + name.getValue().str();
+  return "saved." + op->getName().stripDialect().str() + "." +
+         std::to_string(index);
+}
+
+} // namespace
+
+/// Saving an operand-free source would hold a whole tensor of known values;
+/// @f_bwd rebuilds it, inside a checkpoint region or not.
+bool mlir::trace::isRebuiltSource(Operation *op) {
+  return op->getNumOperands() == 0 && op->getNumRegions() == 0 &&
+         op->getNumResults() > 0 && isMemoryEffectFree(op);
+}
+
+FailureOr<std::optional<Derivatives>>
+mlir::trace::lookupDerivatives(func::FuncOp f, SymbolTable &symbols) {
+  auto attr =
+      f->getAttrOfType<DerivativesAttr>(TraceDialect::kDerivativesAttrName);
+  if (!attr)
+    return std::optional<Derivatives>();
+  Derivatives d;
+  std::pair<func::FuncOp *, FlatSymbolRefAttr> parts[] = {
+      {&d.grad, attr.getGrad()}, {&d.fwd, attr.getFwd()}, {&d.bwd, attr.getBwd()}};
+  for (auto [func, symbol] : parts) {
+    *func = symbols.lookup<func::FuncOp>(symbol.getValue());
+    if (!*func || func->isExternal())
+      return f.emitError() << "no function " << symbol
+                           << " with a body, which "
+                           << TraceDialect::kDerivativesAttrName << " names";
+  }
+  return std::optional<Derivatives>(d);
+}
+
+FailureOr<JointOps> mlir::trace::getJointOps(func::FuncOp grad) {
+  ForwardEndOp end;
+  if (grad.getBody().hasOneBlock()) {
+    auto ends = grad.getBody().front().getOps<ForwardEndOp>();
+    if (!ends.empty())
+      end = *ends.begin();
+  }
+  if (!end)
+    return grad.emitError() << "@" << grad.getSymName()
+                            << " has no trace.forward_end marking where its "
+                               "forward ends (trace-autodiff puts one there)";
+  Block &block = grad.getBody().front();
+  Block::iterator boundary = end->getIterator();
+  JointOps ops;
+  for (Operation &op : llvm::make_range(block.begin(), boundary))
+    ops.forward.push_back(&op);
+  for (Operation &op : llvm::make_range(std::next(boundary),
+                                        block.getTerminator()->getIterator()))
+    ops.backward.push_back(&op);
+  return ops;
+}
+
+FailureOr<SplitSummary>
+mlir::trace::splitForwardBackward(func::FuncOp f, func::FuncOp grad,
+                                  function_ref<bool(Operation *)> recomputeOp,
+                                  SymbolTable &symbols, bool printSaved) {
+  MLIRContext *ctx = f.getContext();
+  FailureOr<JointOps> joint = getJointOps(grad);
+  if (failed(joint))
+    return failure();
+  ArrayRef<Operation *> forwardOps = joint->forward;
+  ArrayRef<Operation *> backwardOps = joint->backward;
+  Block &block = grad.getBody().front();
+  auto ret = cast<func::ReturnOp>(block.getTerminator());
+  unsigned numArgs = f.getNumArguments(), numResults = f.getNumResults();
+  if (grad.getNumArguments() < numArgs || grad.getNumResults() < numResults)
+    return grad.emitError() << "does not extend the signature of @"
+                            << f.getSymName();
+  unsigned numCotangents = grad.getNumArguments() - numArgs;
+  llvm::SmallPtrSet<Operation *, 32> isForward(forwardOps.begin(),
+                                               forwardOps.end());
+
+  // What the backward needs from the forward: saved values, and ops to
+  // recompute (collected transitively). An explicit worklist: the chain
+  // recomputed from one saved value can be as long as the model is deep.
+  SetVector<Value> residuals;
+  llvm::SmallPtrSet<Operation *, 32> recompute;
+  SmallVector<Value> worklist;
+  // Operands are pushed in reverse, so values are visited in the order of a
+  // recursive depth-first walk (the residuals' order is visible in @f_fwd).
+  auto need = [&](ValueRange values) {
+    llvm::append_range(worklist, llvm::reverse(values));
+    while (!worklist.empty()) {
+      Value value = worklist.pop_back_val();
+      if (auto arg = dyn_cast<BlockArgument>(value)) {
+        if (arg.getArgNumber() < numArgs)
+          residuals.insert(value);
+        continue;
+      }
+      Operation *def = value.getDefiningOp();
+      if (!isForward.contains(def))
+        continue;
+      if (!recomputeOp(def) && !isRebuiltSource(def)) {
+        residuals.insert(value);
+        continue;
+      }
+      if (recompute.insert(def).second)
+        llvm::append_range(worklist, llvm::reverse(def->getOperands()));
+    }
+  };
+  for (Operation *op : backwardOps)
+    need(op->getOperands());
+  need(ret.getOperands().drop_front(numResults));
+
+  OpBuilder builder(ctx);
+  builder.setInsertionPointAfter(grad);
+  std::string base = f.getSymName().str();
+
+  // @f_fwd: the forward ops; f's results, then the residuals.
+  SmallVector<Type> fwdResults(f.getResultTypes());
+  for (Value r : residuals)
+    fwdResults.push_back(r.getType());
+  auto fwd = func::FuncOp::create(
+      builder, f.getLoc(), base + "_fwd",
+      FunctionType::get(ctx, f.getArgumentTypes(), fwdResults));
+  symbols.insert(fwd);
+  {
+    Block *entry = fwd.addEntryBlock();
+    IRMapping map;
+    for (unsigned i = 0; i < numArgs; ++i)
+      map.map(block.getArgument(i), entry->getArgument(i));
+    OpBuilder b = OpBuilder::atBlockEnd(entry);
+    for (Operation *op : forwardOps)
+      b.clone(*op, map)->removeAttr(kCheckpointedAttrName);
+    SmallVector<Value> results;
+    for (Value v : ret.getOperands().take_front(numResults))
+      results.push_back(map.lookupOrDefault(v));
+    for (Value r : residuals)
+      results.push_back(map.lookupOrDefault(r));
+    func::ReturnOp::create(b, ret.getLoc(), results);
+  }
+
+  // @f_bwd: residuals and cotangents in; recomputation, then the backward.
+  SmallVector<Type> bwdArgs;
+  for (Value r : residuals)
+    bwdArgs.push_back(r.getType());
+  for (unsigned i = 0; i < numCotangents; ++i)
+    bwdArgs.push_back(block.getArgument(numArgs + i).getType());
+  SmallVector<Type> bwdResults(
+      TypeRange(ret.getOperands().drop_front(numResults)));
+  auto bwd = func::FuncOp::create(builder, f.getLoc(), base + "_bwd",
+                                  FunctionType::get(ctx, bwdArgs, bwdResults));
+  symbols.insert(bwd);
+  SplitSummary summary;
+  {
+    Block *entry = bwd.addEntryBlock();
+    IRMapping map;
+    for (auto [i, r] : llvm::enumerate(residuals))
+      map.map(r, entry->getArgument(i));
+    for (unsigned i = 0; i < numCotangents; ++i)
+      map.map(block.getArgument(numArgs + i),
+              entry->getArgument(residuals.size() + i));
+    OpBuilder b = OpBuilder::atBlockEnd(entry);
+    // Recompute each value just before the first backward op that reads
+    // it, producers first (a post-order walk on an explicit stack), so
+    // recomputed activations are live only while the backward that needs
+    // them runs.
+    SmallVector<std::pair<Operation *, unsigned>> stack;
+    auto materialize = [&](ValueRange values) {
+      for (Value value : values) {
+        Operation *def = value.getDefiningOp();
+        if (map.contains(value) || !def || !recompute.contains(def))
+          continue;
+        stack.push_back({def, 0});
+        while (!stack.empty()) {
+          auto &[op, next] = stack.back();
+          if (next < op->getNumOperands()) {
+            Value operand = op->getOperand(next++);
+            Operation *producer = operand.getDefiningOp();
+            if (!map.contains(operand) && producer &&
+                recompute.contains(producer))
+              stack.push_back({producer, 0});
+            continue;
+          }
+          if (!map.contains(op->getResult(0))) {
+            Operation *clone = b.clone(*op, map);
+            clone->removeAttr(kCheckpointedAttrName);
+            clone->setAttr(kRecomputedAttrName, UnitAttr::get(ctx));
+            ++summary.recomputedOps;
+            if (auto cost = dyn_cast<CostOpInterface>(clone))
+              summary.recomputeFlops += cost.getFlops();
+          }
+          stack.pop_back();
+        }
+      }
+    };
+    for (Operation *op : backwardOps) {
+      materialize(op->getOperands());
+      b.clone(*op, map);
+    }
+    materialize(ret.getOperands().drop_front(numResults));
+    SmallVector<Value> grads;
+    for (Value v : ret.getOperands().drop_front(numResults))
+      grads.push_back(map.lookupOrDefault(v));
+    func::ReturnOp::create(b, ret.getLoc(), grads);
+  }
+
+  // Names and the saved-for-backward remark.
+  SmallVector<DictionaryAttr> fwdResultAttrs, bwdArgAttrs;
+  auto named = [&](StringRef name) {
+    return DictionaryAttr::get(
+        ctx, {NamedAttribute(StringAttr::get(ctx, TraceDialect::kNameAttrName),
+                             StringAttr::get(ctx, name))});
+  };
+  for (unsigned i = 0; i < numResults; ++i)
+    fwdResultAttrs.push_back(grad.getResultAttrDict(i)
+                                 ? grad.getResultAttrDict(i)
+                                 : DictionaryAttr::get(ctx));
+  std::string report;
+  llvm::raw_string_ostream os(report);
+  for (auto [i, r] : llvm::enumerate(residuals)) {
+    std::string name = residualName(f, r, i);
+    fwdResultAttrs.push_back(named(name));
+    bwdArgAttrs.push_back(named(name));
+    int64_t bytes = getTensorBytes(r.getType());
+    if (isa<BlockArgument>(r))
+      summary.argumentBytes += bytes;
+    else
+      summary.activationBytes += bytes;
+    os << "\n  " << name << ": " << r.getType() << ", " << bytes
+       << " bytes, from "
+       << (isa<BlockArgument>(r) ? StringRef("an argument")
+                                 : r.getDefiningOp()->getName().getStringRef());
+  }
+  summary.numResiduals = residuals.size();
+  for (unsigned i = 0; i < numCotangents; ++i)
+    bwdArgAttrs.push_back(grad.getArgAttrDict(numArgs + i));
+  SmallVector<DictionaryAttr> argAttrs, bwdResultAttrs;
+  for (unsigned i = 0; i < numArgs; ++i)
+    argAttrs.push_back(grad.getArgAttrDict(i) ? grad.getArgAttrDict(i)
+                                              : DictionaryAttr::get(ctx));
+  for (unsigned i = numResults, e = grad.getNumResults(); i < e; ++i)
+    bwdResultAttrs.push_back(grad.getResultAttrDict(i));
+  fwd.setAllArgAttrs(argAttrs);
+  fwd.setAllResultAttrs(fwdResultAttrs);
+  bwd.setAllArgAttrs(bwdArgAttrs);
+  bwd.setAllResultAttrs(bwdResultAttrs);
+  f->setAttr(TraceDialect::kDerivativesAttrName,
+             DerivativesAttr::get(ctx, FlatSymbolRefAttr::get(grad),
+                                  FlatSymbolRefAttr::get(fwd),
+                                  FlatSymbolRefAttr::get(bwd)));
+  if (printSaved)
+    f.emitRemark() << "saved for backward by @" << fwd.getSymName() << ": "
+                   << residuals.size() << " values, "
+                   << summary.activationBytes + summary.argumentBytes
+                   << " bytes (" << summary.activationBytes
+                   << " of activations, " << summary.argumentBytes
+                   << " of arguments), " << summary.recomputedOps
+                   << " ops recomputed in @" << bwd.getSymName() << os.str();
+
+  IRRewriter rewriter(ctx);
+  (void)runRegionDCE(rewriter, fwd.getBody());
+  (void)runRegionDCE(rewriter, bwd.getBody());
+  return summary;
+}
+
+namespace {
+
+LogicalResult differentiate(func::FuncOp func, SymbolTable &symbols,
+                            bool printSaved) {
+  MLIRContext *ctx = func.getContext();
+  OpBuilder builder(func.getContext());
+  builder.setInsertionPointAfter(func);
+  std::string gradName = (func.getSymName() + "_grad").str();
+  for (StringRef suffix : {"_grad", "_fwd", "_bwd"})
+    if (symbols.lookup((func.getSymName() + suffix).str()))
+      return func.emitError() << "cannot add @" << func.getSymName() << suffix
+                              << ": a symbol of that name exists";
+  if (!func.getBody().hasOneBlock())
+    return func.emitError() << "trace-autodiff needs a single-block function";
+
+  // The signature: f's arguments, then a cotangent per float result;
+  // f's results, then a gradient per float argument.
+  FunctionType type = func.getFunctionType();
+  SmallVector<Type> argTypes(type.getInputs());
+  SmallVector<unsigned> floatResults, floatArgs;
+  for (auto [i, t] : llvm::enumerate(type.getResults()))
+    if (isFloatTensor(t)) {
+      floatResults.push_back(i);
+      argTypes.push_back(t);
+    }
+  SmallVector<Type> resultTypes(type.getResults());
+  for (auto [i, t] : llvm::enumerate(type.getInputs()))
+    if (isFloatTensor(t)) {
+      floatArgs.push_back(i);
+      resultTypes.push_back(t);
+    }
+
+  // Clone f as the forward part of f_grad and flatten its regions.
+  auto grad = cast<func::FuncOp>(builder.clone(*func));
+  grad.setSymName(gradName);
+  symbols.insert(grad);
+  markCheckpointed(grad);
+  inlineRegions(grad);
+  Block &block = grad.getBody().front();
+  auto ret = cast<func::ReturnOp>(block.getTerminator());
+  SmallVector<Value> cotangentArgs;
+  for (unsigned i : floatResults)
+    cotangentArgs.push_back(block.addArgument(type.getResult(i), ret.getLoc()));
+
+  // The forward ends here; the reverse sweep follows, before the return.
+  builder.setInsertionPoint(ret);
+  auto forwardEnd = ForwardEndOp::create(builder, ret.getLoc());
+  Cotangents cotangents(builder);
+  for (auto [i, cot] : llvm::zip_equal(floatResults, cotangentArgs))
+    cotangents.add(ret.getLoc(), ret.getOperand(i), cot);
+  SmallVector<Operation *> forward;
+  for (Operation &op :
+       llvm::make_range(block.begin(), forwardEnd->getIterator()))
+    forward.push_back(&op);
+  for (Operation *op : llvm::reverse(forward)) {
+    SmallVector<Value> resultCots;
+    bool any = false;
+    for (Value result : op->getResults()) {
+      resultCots.push_back(cotangents.lookup(result));
+      any |= bool(resultCots.back());
+    }
+    if (!any || op->hasTrait<trace::OpTrait::NonDifferentiable>() ||
+        op->getNumOperands() == 0)
+      continue;
+    auto vjp = dyn_cast<VJPOpInterface>(op);
+    if (!vjp)
+      return op->emitOpError()
+             << "has no derivative rule (VJPOpInterface) and lies between "
+                "an argument and a result of @"
+             << func.getSymName();
+    SmallVector<Value> operandCots;
+    if (failed(vjp.buildVJP(builder, resultCots, operandCots)))
+      return op->emitOpError() << "failed to build its derivative";
+    if (operandCots.size() != op->getNumOperands())
+      return op->emitOpError()
+             << "derivative rule returned " << operandCots.size()
+             << " cotangents for " << op->getNumOperands() << " operands";
+    for (auto [operand, cot] : llvm::zip_equal(op->getOperands(), operandCots))
+      cotangents.add(op->getLoc(), operand, cot);
+  }
+
+  // Results: f's, then the gradients (zeros for arguments nothing reached).
+  SmallVector<Value> results(ret.getOperands());
+  for (unsigned i : floatArgs) {
+    Value arg = block.getArgument(i);
+    Value g = cotangents.lookup(arg);
+    if (!g) {
+      auto tensor = cast<RankedTensorType>(arg.getType());
+      g = FullOp::create(builder, ret.getLoc(), tensor,
+                         FloatAttr::get(tensor.getElementType(), 0.0));
+    }
+    results.push_back(g);
+  }
+  func::ReturnOp::create(builder, ret.getLoc(), results);
+  ret.erase();
+
+  // Dead gradient code out before the split chooses residuals: a rule
+  // emits a cotangent for every operand, also for one that needs none (a
+  // random mask, a constant, a float converted from an integer), and that
+  // cotangent reads forward values @f_bwd must not be made to save. Reverse
+  // order, so an op's users are gone before it is looked at.
+  SmallVector<Operation *> backward;
+  for (Operation &op : llvm::make_range(std::next(forwardEnd->getIterator()),
+                                        block.getTerminator()->getIterator()))
+    backward.push_back(&op);
+  for (Operation *op : llvm::reverse(backward))
+    if (isOpTriviallyDead(op))
+      op->erase();
+  grad.setFunctionType(FunctionType::get(ctx, argTypes, resultTypes));
+
+  // Names: cotangents after the results they belong to, gradients after
+  // the arguments. The attribute arrays are rebuilt whole: the clone's have
+  // f's lengths.
+  auto named = [&](const std::string &name) {
+    return DictionaryAttr::get(
+        ctx, {NamedAttribute(StringAttr::get(ctx, TraceDialect::kNameAttrName),
+                             StringAttr::get(ctx, name))});
+  };
+  auto dictOrEmpty = [&](DictionaryAttr dict) {
+    return dict ? dict : DictionaryAttr::get(ctx);
+  };
+  SmallVector<DictionaryAttr> argAttrs, resultAttrs;
+  for (unsigned i = 0, e = type.getNumInputs(); i < e; ++i)
+    argAttrs.push_back(dictOrEmpty(func.getArgAttrDict(i)));
+  for (unsigned i : floatResults)
+    argAttrs.push_back(named("cot." + slotName(func, i, true)));
+  for (unsigned i = 0, e = type.getNumResults(); i < e; ++i)
+    resultAttrs.push_back(dictOrEmpty(func.getResultAttrDict(i)));
+  for (unsigned i : floatArgs)
+    resultAttrs.push_back(named("grad." + slotName(func, i, false)));
+  grad.setAllArgAttrs(argAttrs);
+  grad.setAllResultAttrs(resultAttrs);
+
+  // Forward ops that feed neither a result nor the backward are dead; the
+  // survivors keep their kCheckpointedAttrName marks, which trace-remat
+  // reads.
+  for (Operation *op : llvm::reverse(forward))
+    if (isOpTriviallyDead(op))
+      op->erase();
+
+  auto checkpointed = [](Operation *op) {
+    return op->hasAttr(kCheckpointedAttrName);
+  };
+  return failure(failed(
+      splitForwardBackward(func, grad, checkpointed, symbols, printSaved)));
+}
+
+struct TraceAutodiffPass final
+    : trace::impl::TraceAutodiffPassBase<TraceAutodiffPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    // Functions already differentiated, and those derived from them, are
+    // left alone.
+    llvm::DenseSet<StringAttr> derived;
+    for (auto func : module.getOps<func::FuncOp>())
+      if (auto d = func->getAttrOfType<DerivativesAttr>(
+              TraceDialect::kDerivativesAttrName))
+        for (FlatSymbolRefAttr symbol : {d.getGrad(), d.getFwd(), d.getBwd()})
+          derived.insert(symbol.getAttr());
+    SmallVector<func::FuncOp> todo;
+    for (auto func : module.getOps<func::FuncOp>())
+      if (func.isPublic() && !func.isExternal() &&
+          !func->hasAttr(TraceDialect::kDerivativesAttrName) &&
+          !derived.contains(func.getSymNameAttr()))
+        todo.push_back(func);
+    for (func::FuncOp func : todo)
+      if (failed(differentiate(func, symbols, printSaved)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,403 @@
+//===- TraceFuse.cpp - form trace.fusion regions --------------------------===//
+//
+// Greedy fusion in the manner of XLA's GPU instruction fusion: groups of
+// ops are merged producer-into-consumer, then horizontally, under the rules
+// in the pass description, and each group of two or more ops becomes one
+// trace.fusion region. The analysis works on ops in their original order;
+// only the last step rewrites the block.
+//
+//===----------------------------------------------------------------------===//
+
+#include "trace/Dialect/Trace/Transforms/Passes.h"
+
+#include "trace/Dialect/Trace/IR/TraceOps.h"
+#include "trace/Dialect/Trace/IR/TraceTraits.h"
+
+#include "mlir/Analysis/TopologicalSortUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <deque>
+
+#define DEBUG_TYPE "trace-fuse"
+
+namespace mlir::trace {
+#define GEN_PASS_DEF_TRACEFUSEPASS
+#include "trace/Dialect/Trace/Transforms/Passes.h.inc"
+} // namespace mlir::trace
+
+using namespace mlir;
+using namespace mlir::trace;
+
+namespace {
+
+enum class Role {
+  None,      // stays outside every fusion
+  Loop,      // elementwise, broadcast or view: one element per iteration
+  Reduction, // the root of an input fusion
+  Splat,     // a splat constant: cloned into the fusions that read it
+};
+
+bool isSplatConstant(Operation *op) {
+  if (isa<FullOp>(op))
+    return true;
+  if (auto constant = dyn_cast<ConstantOp>(op))
+    if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
+      return dense.isSplat();
+  return false;
+}
+
+Role classify(Operation *op) {
+  if (!isa_and_nonnull<TraceDialect>(op->getDialect()))
+    return Role::None;
+  if (isSplatConstant(op))
+    return Role::Splat;
+  // A transpose read only by matmuls is no kernel: the matmul reads its
+  // operand transposed in place (trace-fold-transpose-into-matmul).
+  if (isa<TransposeOp>(op) &&
+      llvm::all_of(op->getUsers(), llvm::IsaPred<MatmulOp>))
+    return Role::None;
+  if (op->hasTrait<mlir::OpTrait::Elementwise>() ||
+      isa<BroadcastInDimOp, ReshapeOp, TransposeOp, SliceOp>(op))
+    return Role::Loop;
+  if (op->hasTrait<trace::OpTrait::ReductionOp>())
+    return Role::Reduction;
+  return Role::None;
+}
+
+int64_t numElements(Value value) {
+  return cast<ShapedType>(value.getType()).getNumElements();
+}
+
+/// A candidate fusion. `space` is its iteration space's element count: the
+/// result size of its loop ops, the operand size of its reductions.
+struct Group {
+  SmallVector<Operation *> ops;
+  int64_t space = 0;
+  /// The shape of the loop nest: a loop fusion's root result, an input
+  /// fusion's reduced operand. Siblings with no edge between them become
+  /// one loop nest only if these are equal.
+  ArrayRef<int64_t> shape;
+  /// The reduced operand's type and dims, for an input fusion: sibling
+  /// reductions share both, or they are no one loop nest.
+  Type reducedType;
+  ArrayRef<int64_t> reducedDims;
+  bool alive = true;
+};
+
+class BlockFusion {
+public:
+  BlockFusion(Block &block, int64_t maxOps, int64_t maxInputs)
+      : block(block), maxOps(maxOps), maxInputs(maxInputs) {}
+
+  /// Forms the fusions; `counter` numbers them across the function.
+  LogicalResult run(unsigned &counter);
+
+private:
+  Group *groupOf(Operation *op) {
+    auto it = groupIndex.find(op);
+    return it == groupIndex.end() ? nullptr : &groups[it->second];
+  }
+  bool isMember(Operation *op, const Group &group) {
+    Group *g = groupOf(op);
+    return g == &group;
+  }
+
+  bool compatible(const Group &a, const Group &b, bool horizontal);
+  bool reachesThroughOutside(const Group &from, const Group &to);
+  bool withinLimits(const Group &a, const Group &b);
+  void tryMerge(Group &a, Group &b, bool horizontal);
+  void materialize(Group &group, unsigned index);
+
+  Block &block;
+  int64_t maxOps, maxInputs;
+  std::deque<Group> groups;
+  DenseMap<Operation *, unsigned> groupIndex;
+  DenseMap<Operation *, unsigned> position;
+};
+
+/// Producer-consumer merges must not put a reduction's result and a reader
+/// of it into one fusion; both kinds need the same iteration space, and two
+/// input fusions the same reduced shape (sibling reductions). Horizontal
+/// merges join only fusions of the same kind.
+bool BlockFusion::compatible(const Group &a, const Group &b, bool horizontal) {
+  if (a.space != b.space)
+    return false;
+  if (a.reducedType && b.reducedType &&
+      (a.reducedType != b.reducedType || a.reducedDims != b.reducedDims))
+    return false;
+  if (horizontal && (static_cast<bool>(a.reducedType) !=
+                         static_cast<bool>(b.reducedType) ||
+                     a.shape != b.shape))
+    return false;
+  auto readsReductionOf = [&](const Group &consumer, const Group &producer) {
+    for (Operation *op : consumer.ops)
+      for (Value operand : op->getOperands())
+        if (Operation *def = operand.getDefiningOp();
+            def && isMember(def, producer) && classify(def) == Role::Reduction)
+          return true;
+    return false;
+  };
+  return !readsReductionOf(a, b) && !readsReductionOf(b, a);
+}
+
+/// True if a use-def path leaves `from`, passes through at least one node
+/// in neither group, and reaches `to`: merging the two would make the fused
+/// region an input of itself. A node is an op outside every group or a
+/// whole group (it becomes one region op), so a path that enters a group
+/// leaves it from any of its ops.
+bool BlockFusion::reachesThroughOutside(const Group &from, const Group &to) {
+  SmallVector<Operation *> stack;
+  DenseSet<Operation *> seen;
+  DenseSet<const Group *> expanded;
+  auto visit = [&](Operation *user, bool skipTo) {
+    // Users in nested regions belong to their ancestor in this block.
+    Operation *op = block.findAncestorOpInBlock(*user);
+    if (!op || isMember(op, from) || (skipTo && isMember(op, to)))
+      return;
+    Group *group = groupOf(op);
+    if (group && group != &to) {
+      if (!expanded.insert(group).second)
+        return;
+      for (Operation *member : group->ops)
+        if (seen.insert(member).second)
+          stack.push_back(member);
+      return;
+    }
+    if (seen.insert(op).second)
+      stack.push_back(op);
+  };
+  // Direct edges into `to` are the fusion itself, not a detour.
+  for (Operation *op : from.ops)
+    for (Operation *user : op->getUsers())
+      visit(user, /*skipTo=*/true);
+  while (!stack.empty()) {
+    Operation *op = stack.pop_back_val();
+    if (isMember(op, to))
+      return true;
+    for (Operation *user : op->getUsers())
+      visit(user, /*skipTo=*/false);
+  }
+  return false;
+}
+
+bool BlockFusion::withinLimits(const Group &a, const Group &b) {
+  if (static_cast<int64_t>(a.ops.size() + b.ops.size()) > maxOps)
+    return false;
+  llvm::SmallDenseSet<Value, 16> inputs;
+  for (const Group *g : {&a, &b})
+    for (Operation *op : g->ops)
+      for (Value operand : op->getOperands()) {
+        Operation *def = operand.getDefiningOp();
+        if (def && (isMember(def, a) || isMember(def, b) ||
+                    classify(def) == Role::Splat))
+          continue;
+        inputs.insert(operand);
+      }
+  return static_cast<int64_t>(inputs.size()) <= maxInputs;
+}
+
+void BlockFusion::tryMerge(Group &a, Group &b, bool horizontal) {
+  if (&a == &b || !a.alive || !b.alive || !compatible(a, b, horizontal) ||
+      !withinLimits(a, b) || reachesThroughOutside(a, b) ||
+      reachesThroughOutside(b, a))
+    return;
+  unsigned into = groupIndex.lookup(b.ops.front());
+  for (Operation *op : a.ops) {
+    b.ops.push_back(op);
+    groupIndex[op] = into;
+  }
+  // The merged loop nest is the reduction's, if there is one, else the
+  // consumer's (b's).
+  if (!b.reducedType) {
+    b.reducedType = a.reducedType;
+    b.reducedDims = a.reducedDims;
+    if (a.reducedType)
+      b.shape = a.shape;
+  }
+  a.ops.clear();
+  a.alive = false;
+}
+
+LogicalResult BlockFusion::run(unsigned &counter) {
+  for (auto [index, op] : llvm::enumerate(block))
+    position[&op] = index;
+  for (Operation &op : block) {
+    Role role = classify(&op);
+    if (role != Role::Loop && role != Role::Reduction)
+      continue;
+    // Dynamic shapes never reach here (the dialect has static shapes only),
+    // but a zero-result op would have no iteration space.
+    if (op.getNumResults() != 1)
+      continue;
+    Group group;
+    group.ops.push_back(&op);
+    if (role == Role::Reduction) {
+      group.space = numElements(op.getOperand(0));
+      group.shape = cast<ShapedType>(op.getOperand(0).getType()).getShape();
+      group.reducedType = op.getOperand(0).getType();
+      group.reducedDims =
+          cast<DenseI64ArrayAttr>(op.getAttr("dimensions")).asArrayRef();
+    } else {
+      group.space = numElements(op.getResult(0));
+      group.shape = cast<ShapedType>(op.getResult(0).getType()).getShape();
+    }
+    groupIndex[&op] = groups.size();
+    groups.push_back(std::move(group));
+  }
+
+  // Producer-consumer: consumers first, so a producer joins the latest of
+  // its readers and earlier readers can join that group in turn.
+  for (Operation &op : llvm::reverse(block)) {
+    Group *consumer = groupOf(&op);
+    if (!consumer)
+      continue;
+    for (Value operand : op.getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (!def || def->getBlock() != &block)
+        continue;
+      Group *producer = groupOf(def);
+      consumer = groupOf(&op);
+      if (producer && producer != consumer)
+        tryMerge(*producer, *consumer, /*horizontal=*/false);
+    }
+  }
+
+  // Horizontal: fusions that read a common value.
+  auto mergeReaders = [&](Value value) {
+    // One reader per group; groups are looked up again after each merge.
+    SmallVector<Operation *> readers;
+    for (Operation *user : value.getUsers())
+      if (Group *g = groupOf(user);
+          g && llvm::none_of(readers, [&](Operation *r) {
+            return groupOf(r) == g;
+          }))
+        readers.push_back(user);
+    for (size_t i = 0; i < readers.size(); ++i)
+      for (size_t j = i + 1; j < readers.size(); ++j)
+        tryMerge(*groupOf(readers[j]), *groupOf(readers[i]),
+                 /*horizontal=*/true);
+  };
+  for (BlockArgument arg : block.getArguments())
+    mergeReaders(arg);
+  for (Operation &op : block)
+    for (Value result : op.getResults())
+      mergeReaders(result);
+
+  bool changed = false;
+  // A lone elementwise op gains nothing from a region; a lone reduction
+  // does: inside a fusion its accumulator's fill is folded into the
+  // reduction loop (trace-lower-fusions), one kernel instead of two.
+  // A group of reshapes and slices only moves nothing: they are views of
+  // their operands once bufferized, no kernel at all.
+  for (Group &group : groups) {
+    if (!group.alive || (group.ops.size() < 2 && !group.reducedType) ||
+        llvm::all_of(group.ops, llvm::IsaPred<ReshapeOp, SliceOp>))
+      continue;
+    materialize(group, counter++);
+    changed = true;
+  }
+  // Readers of a fusion's early results may precede the fusion, which sits
+  // where its last op was; the cycle check guarantees that an order exists.
+  if (changed && !sortTopologically(&block))
+    return block.getParentOp()->emitError(
+        "trace-fuse formed fusions that depend on each other in a cycle");
+  return success();
+}
+
+void BlockFusion::materialize(Group &group, unsigned index) {
+  llvm::sort(group.ops, [&](Operation *a, Operation *b) {
+    return position.lookup(a) < position.lookup(b);
+  });
+  Operation *last = group.ops.back();
+  MLIRContext *ctx = last->getContext();
+  DenseSet<Operation *> members(group.ops.begin(), group.ops.end());
+
+  llvm::SetVector<Value> inputs;
+  llvm::SetVector<Operation *> splats;
+  for (Operation *op : group.ops)
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (def && members.contains(def))
+        continue;
+      if (def && classify(def) == Role::Splat)
+        splats.insert(def);
+      else
+        inputs.insert(operand);
+    }
+  SmallVector<Value> outputs;
+  for (Operation *op : group.ops)
+    for (Value result : op->getResults())
+      if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+            return !members.contains(block.findAncestorOpInBlock(*user));
+          }))
+        outputs.push_back(result);
+
+  bool input = static_cast<bool>(group.reducedType);
+  StringRef kind = input ? "input" : "loop";
+  OpBuilder builder(last);
+  builder.setInsertionPointAfter(last);
+  auto fusion = FusionOp::create(
+      builder, last->getLoc(), ValueRange(outputs).getTypes(),
+      inputs.getArrayRef(),
+      builder.getStringAttr((kind + "_" + Twine(index)).str()));
+  fusion->setAttr("trace.fusion_kind", StringAttr::get(ctx, kind));
+  Block *body = builder.createBlock(&fusion.getBody());
+  IRMapping mapping;
+  for (Value value : inputs)
+    mapping.map(value, body->addArgument(value.getType(), value.getLoc()));
+  for (Operation *splat : splats)
+    builder.clone(*splat, mapping);
+  for (Operation *op : group.ops)
+    builder.clone(*op, mapping);
+  SmallVector<Value> yielded;
+  for (Value value : outputs)
+    yielded.push_back(mapping.lookup(value));
+  YieldOp::create(builder, last->getLoc(), yielded);
+
+  for (auto [output, result] : llvm::zip_equal(outputs, fusion.getResults()))
+    output.replaceUsesWithIf(result, [&](OpOperand &use) {
+      return !members.contains(block.findAncestorOpInBlock(*use.getOwner()));
+    });
+  for (Operation *op : llvm::reverse(group.ops)) {
+    groupIndex.erase(op);
+    position.erase(op);
+    op->erase();
+  }
+  for (Operation *splat : splats)
+    if (splat->use_empty()) {
+      position.erase(splat);
+      splat->erase();
+    }
+}
+
+struct TraceFusePass final : trace::impl::TraceFusePassBase<TraceFusePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (maxOps < 2 || maxInputs < 1) {
+      func.emitError("trace-fuse needs max-ops >= 2 and max-inputs >= 1, got ")
+          << static_cast<int64_t>(maxOps) << " and "
+          << static_cast<int64_t>(maxInputs);
+      return signalPassFailure();
+    }
+    if (func.isExternal())
+      return;
+    // The function body and each checkpoint body, fused apart: a fusion
+    // never crosses a region's boundary.
+    SmallVector<Block *> blocks{&func.getBody().front()};
+    func.walk([&](CheckpointOp checkpoint) {
+      blocks.push_back(&checkpoint.getBody().front());
+    });
+    unsigned counter = 0;
+    for (Block *block : blocks)
+      if (failed(BlockFusion(*block, maxOps, maxInputs).run(counter)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,330 @@
+//===- TraceMemoryReport.cpp - memory and FLOPs of a training split -------===//
+//
+// A static walk of @f_fwd and @f_bwd: the schedule is the op order, sizes are
+// the static shapes (the memory model of LiveBytes.h, which trace-schedule
+// optimizes), FLOPs come from each op's CostOpInterface.
+//
+//===----------------------------------------------------------------------===//
+
+#include "trace/Dialect/Trace/IR/TraceDialect.h"
+#include "trace/Dialect/Trace/IR/TraceInterfaces.h"
+#include "trace/Dialect/Trace/IR/TraceOps.h"
+#include "trace/Dialect/Trace/IR/TraceTraits.h"
+#include "trace/Dialect/Trace/Transforms/Autodiff.h"
+#include "trace/Dialect/Trace/Analysis/LiveBytes.h"
+#include "trace/Dialect/Trace/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#define DEBUG_TYPE "trace-memory-report"
+
+namespace mlir::trace {
+#define GEN_PASS_DEF_TRACEMEMORYREPORTPASS
+#include "trace/Dialect/Trace/Transforms/Passes.h.inc"
+} // namespace mlir::trace
+
+using namespace mlir;
+using namespace mlir::trace;
+
+namespace {
+
+
+/// What one function's schedule costs.
+struct Schedule {
+  int64_t ops = 0;
+  int64_t flops = 0;
+  int64_t recomputedOps = 0;
+  int64_t recomputeFlops = 0;
+  int64_t argumentBytes = 0;
+  int64_t peakBytes = 0;
+  /// Live bytes after each op (after its results are allocated, before
+  /// values it last used are freed).
+  std::vector<int64_t> timeline;
+};
+
+int64_t bytesOf(Value v) { return getTensorBytes(v.getType()); }
+
+Schedule walkSchedule(func::FuncOp func) {
+  Schedule s;
+  LiveBytes live(func.getBody().front());
+  for (Operation *op : live.getOps()) {
+    ++s.ops;
+    int64_t flops = 0;
+    if (auto cost = dyn_cast<CostOpInterface>(op))
+      flops = cost.getFlops();
+    s.flops += flops;
+    if (op->hasAttr(kRecomputedAttrName)) {
+      ++s.recomputedOps;
+      s.recomputeFlops += flops;
+    }
+  }
+  s.argumentBytes = live.getArgumentBytes();
+  s.peakBytes = live.getPeak();
+  s.timeline.assign(live.getTimeline().begin(), live.getTimeline().end());
+  return s;
+}
+
+struct Report {
+  std::string name, fwdName, bwdName;
+  int64_t savedValues = 0, savedActivationBytes = 0, savedArgumentBytes = 0;
+  Schedule forward, backward;
+  /// trace-autodiff's own split of @f_grad (checkpoint regions recomputed,
+  /// everything else the backward reads saved), rebuilt for comparison when
+  /// @f_grad is present: the schedule before trace-remat and trace-schedule.
+  std::unique_ptr<Report> beforeRemat;
+};
+
+Report analyze(func::FuncOp f, func::FuncOp fwd, func::FuncOp bwd) {
+  unsigned numResults = f.getNumResults();
+  Report r;
+  r.name = f.getSymName().str();
+  r.fwdName = fwd.getSymName().str();
+  r.bwdName = bwd.getSymName().str();
+  auto ret = cast<func::ReturnOp>(fwd.getBody().front().getTerminator());
+  for (Value v : ret.getOperands().drop_front(numResults)) {
+    ++r.savedValues;
+    (isa<BlockArgument>(v) ? r.savedArgumentBytes : r.savedActivationBytes) +=
+        bytesOf(v);
+  }
+  r.forward = walkSchedule(fwd);
+  r.backward = walkSchedule(bwd);
+  return r;
+}
+
+/// trace-autodiff's split of `grad` (built from `f`), rebuilt in a scratch
+/// module and measured; null if it cannot be rebuilt.
+std::unique_ptr<Report> analyzeBeforeRemat(func::FuncOp f, func::FuncOp grad) {
+  OpBuilder builder(f.getContext());
+  OwningOpRef<ModuleOp> scratch = ModuleOp::create(builder, f.getLoc());
+  builder.setInsertionPointToEnd(scratch->getBody());
+  auto fCopy = cast<func::FuncOp>(builder.clone(*f));
+  auto gradCopy = cast<func::FuncOp>(builder.clone(*grad));
+  SymbolTable symbols(*scratch);
+  FailureOr<SplitSummary> split = splitForwardBackward(
+      fCopy, gradCopy,
+      [](Operation *op) { return op->hasAttr(kCheckpointedAttrName); },
+      symbols, /*printSaved=*/false);
+  if (failed(split))
+    return nullptr;
+  FailureOr<std::optional<Derivatives>> derivatives =
+      lookupDerivatives(fCopy, symbols);
+  if (failed(derivatives) || !*derivatives)
+    return nullptr;
+  return std::make_unique<Report>(
+      analyze(fCopy, (*derivatives)->fwd, (*derivatives)->bwd));
+}
+
+std::string withCommas(int64_t v) {
+  std::string digits = std::to_string(v < 0 ? -v : v), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0)
+      out += ',';
+    out += digits[i];
+  }
+  return (v < 0 ? "-" : "") + out;
+}
+
+void printTable(llvm::raw_ostream &os, ArrayRef<Report> reports) {
+  for (const Report &r : reports) {
+    os << "trace-memory-report: @" << r.fwdName << " / @" << r.bwdName
+       << "\n";
+    os << llvm::format("  %-34s %18s %18s\n", "", "forward", "backward");
+    auto row = [&](const char *label, int64_t f, int64_t b) {
+      os << llvm::format("  %-34s %18s %18s\n", label, withCommas(f).c_str(),
+                         withCommas(b).c_str());
+    };
+    row("ops", r.forward.ops, r.backward.ops);
+    row("FLOPs", r.forward.flops, r.backward.flops);
+    row("  of which recomputation", r.forward.recomputeFlops,
+        r.backward.recomputeFlops);
+    row("ops recomputed", r.forward.recomputedOps, r.backward.recomputedOps);
+    row("argument bytes", r.forward.argumentBytes, r.backward.argumentBytes);
+    row("peak live bytes (with arguments)", r.forward.peakBytes,
+        r.backward.peakBytes);
+    os << "  saved for backward: " << r.savedValues << " values, "
+       << withCommas(r.savedActivationBytes + r.savedArgumentBytes)
+       << " bytes (" << withCommas(r.savedActivationBytes)
+       << " of activations, " << withCommas(r.savedArgumentBytes)
+       << " of arguments)\n";
+    if (const Report *before = r.beforeRemat.get())
+      os << "  before trace-remat (trace-autodiff's split): "
+         << withCommas(before->savedActivationBytes)
+         << " bytes of activations saved, peak live bytes "
+         << withCommas(before->forward.peakBytes) << " / "
+         << withCommas(before->backward.peakBytes) << ", recompute FLOPs "
+         << withCommas(before->backward.recomputeFlops) << "\n";
+  }
+}
+
+llvm::json::Object scheduleJson(const Schedule &s) {
+  return llvm::json::Object{{"ops", s.ops},
+                            {"flops", s.flops},
+                            {"recomputed_ops", s.recomputedOps},
+                            {"recompute_flops", s.recomputeFlops},
+                            {"argument_bytes", s.argumentBytes},
+                            {"peak_live_bytes", s.peakBytes}};
+}
+
+void printJson(llvm::raw_ostream &os, ArrayRef<Report> reports) {
+  llvm::json::Array functions;
+  auto reportJson = [](const Report &r) {
+    return llvm::json::Object{
+        {"name", r.name},
+        {"saved",
+         llvm::json::Object{{"values", r.savedValues},
+                            {"activation_bytes", r.savedActivationBytes},
+                            {"argument_bytes", r.savedArgumentBytes}}},
+        {"forward", scheduleJson(r.forward)},
+        {"backward", scheduleJson(r.backward)}};
+  };
+  for (const Report &r : reports) {
+    llvm::json::Object object = reportJson(r);
+    if (r.beforeRemat) {
+      llvm::json::Object before = reportJson(*r.beforeRemat);
+      before.erase("name");
+      object["before_remat"] = std::move(before);
+    }
+    functions.push_back(std::move(object));
+  }
+  os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
+                                   {"functions", std::move(functions)}}))
+     << "\n";
+}
+
+/// One chart per function: live bytes over the forward then the backward
+/// schedule, the boundary marked, the peaks labelled.
+void printSvg(llvm::raw_ostream &os, ArrayRef<Report> reports) {
+  const int width = 900, height = 260, left = 90, right = 20, top = 40,
+            bottom = 40;
+  os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width
+     << "\" height=\"" << height * reports.size()
+     << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
+  auto timeline = [](const Report &r) {
+    std::vector<int64_t> points(r.forward.timeline);
+    points.insert(points.end(), r.backward.timeline.begin(),
+                  r.backward.timeline.end());
+    return points;
+  };
+  for (auto [k, r] : llvm::enumerate(reports)) {
+    int y0 = k * height;
+    std::vector<int64_t> points = timeline(r);
+    std::vector<int64_t> before;
+    if (r.beforeRemat)
+      before = timeline(*r.beforeRemat);
+    int64_t peak = 1;
+    for (int64_t p : points)
+      peak = std::max(peak, p);
+    for (int64_t p : before)
+      peak = std::max(peak, p);
+    double plotW = width - left - right, plotH = height - top - bottom;
+    // Each schedule spans the width (they have different op counts).
+    auto xOf = [&](size_t i, size_t count) {
+      return left + plotW * i / (std::max<size_t>(count, 2) - 1);
+    };
+    size_t n = points.size();
+    auto x = [&](size_t i) { return xOf(i, n); };
+    auto y = [&](int64_t v) {
+      return y0 + top + plotH * (1.0 - double(v) / double(peak));
+    };
+    if (!before.empty()) {
+      os << "<polyline fill=\"none\" stroke=\"#d62728\" stroke-width=\"1\" "
+            "stroke-dasharray=\"3 2\" points=\"";
+      for (auto [i, v] : llvm::enumerate(before))
+        os << llvm::format("%.1f,%.1f ", xOf(i, before.size()), y(v));
+      os << "\"/>\n";
+      os << "<text x=\"" << left + plotW << "\" y=\"" << y0 + 20
+         << "\" text-anchor=\"end\" fill=\"#d62728\">dashed: before "
+            "trace-remat, backward peak "
+         << withCommas(r.beforeRemat->backward.peakBytes) << " B</text>\n";
+    }
+    os << "<text x=\"" << left << "\" y=\"" << y0 + 20
+       << "\" font-weight=\"bold\">@" << r.name
+       << ": live bytes over the schedule (forward | backward)</text>\n";
+    os << "<line x1=\"" << left << "\" y1=\"" << y0 + top + plotH << "\" x2=\""
+       << left + plotW << "\" y2=\"" << y0 + top + plotH
+       << "\" stroke=\"#444\"/>\n";
+    os << "<line x1=\"" << left << "\" y1=\"" << y0 + top << "\" x2=\"" << left
+       << "\" y2=\"" << y0 + top + plotH << "\" stroke=\"#444\"/>\n";
+    os << "<text x=\"" << left - 6 << "\" y=\"" << y0 + top + 4
+       << "\" text-anchor=\"end\">" << withCommas(peak) << "</text>\n";
+    os << "<text x=\"" << left - 6 << "\" y=\"" << y0 + top + plotH
+       << "\" text-anchor=\"end\">0</text>\n";
+    size_t boundary = r.forward.timeline.size();
+    if (boundary > 0 && boundary < points.size())
+      os << "<line x1=\"" << x(boundary) << "\" y1=\"" << y0 + top
+         << "\" x2=\"" << x(boundary) << "\" y2=\"" << y0 + top + plotH
+         << "\" stroke=\"#999\" stroke-dasharray=\"4 3\"/>\n";
+    os << "<polyline fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"1.5\" "
+          "points=\"";
+    for (auto [i, v] : llvm::enumerate(points))
+      os << llvm::format("%.1f,%.1f ", x(i), y(v));
+    os << "\"/>\n";
+    os << "<text x=\"" << left + plotW / 2 << "\" y=\""
+       << y0 + height - 12 << "\" text-anchor=\"middle\">forward peak "
+       << withCommas(r.forward.peakBytes) << " B, backward peak "
+       << withCommas(r.backward.peakBytes) << " B, saved "
+       << withCommas(r.savedActivationBytes) << " B of activations</text>\n";
+  }
+  os << "</svg>\n";
+}
+
+struct TraceMemoryReportPass final
+    : trace::impl::TraceMemoryReportPassBase<TraceMemoryReportPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    std::vector<Report> reports;
+    for (auto f : module.getOps<func::FuncOp>()) {
+      FailureOr<std::optional<Derivatives>> split =
+          lookupDerivatives(f, symbols);
+      if (failed(split))
+        return signalPassFailure();
+      if (!*split)
+        continue;
+      reports.push_back(analyze(f, (*split)->fwd, (*split)->bwd));
+      func::FuncOp grad = (*split)->grad;
+      if (!grad.getBody().hasOneBlock() ||
+          grad.getBody().front().getOps<ForwardEndOp>().empty())
+        continue;
+      reports.back().beforeRemat = analyzeBeforeRemat(f, grad);
+    }
+    if (reports.empty()) {
+      module.emitWarning() << "trace-memory-report: no training split "
+                              "(@f_fwd/@f_bwd) found; run trace-autodiff first";
+      return;
+    }
+    auto write = [&](StringRef path, auto print) -> LogicalResult {
+      if (path.empty()) {
+        print(llvm::errs());
+        return success();
+      }
+      if (llvm::Error err = llvm::writeToOutput(
+              path, [&](llvm::raw_ostream &os) -> llvm::Error {
+                print(os);
+                return llvm::Error::success();
+              })) {
+        module.emitError() << "trace-memory-report: cannot write '" << path
+                           << "': " << llvm::toString(std::move(err));
+        return failure();
+      }
+      return success();
+    };
+    if (failed(write(output, [&](llvm::raw_ostream &os) {
+          json ? printJson(os, reports) : printTable(os, reports);
+        })))
+      return signalPassFailure();
+    if (!svg.empty() &&
+        failed(write(svg, [&](llvm::raw_ostream &os) {
+          printSvg(os, reports);
+        })))
+      return signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,458 @@
+//===- CInterface.cpp - C functions over a lowered training step ----------===//
+//
+// collectCInterface reads what to export off the IR on tensors;
+// addCWrappers writes the exported functions into the lowered module as
+// LLVM dialect, so the library is one object from one module and nothing
+// of the ABI lives in generated C text; printCHeader documents them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "trace/Target/CAPI/CAPI.h"
+
+#include "trace/Dialect/Trace/IR/TraceDialect.h"
+#include "trace/Dialect/Trace/IR/TraceOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::trace;
+using namespace mlir::trace::capi;
+
+std::string capi::cIdentifier(StringRef name) {
+  std::string out;
+  for (char c : name)
+    out += (llvm::isAlnum(c) || c == '_') ? c : '_';
+  if (out.empty() || llvm::isDigit(out[0]))
+    out = "_" + out;
+  return out;
+}
+
+namespace {
+
+/// C storage type of an element type; empty when the C API has none.
+StringRef cElementType(Type type) {
+  if (type.isF32())
+    return "float";
+  if (type.isF64())
+    return "double";
+  if (type.isF16() || type.isBF16())
+    return "uint16_t";
+  if (type.isInteger(64))
+    return "int64_t";
+  if (type.isInteger(32))
+    return "int32_t";
+  if (type.isInteger(1))
+    return "uint8_t";
+  return "";
+}
+
+/// Bytes of one element in a lowered buffer (i1 takes a byte).
+int64_t elementBytes(Type type) {
+  if (type.isInteger(1))
+    return 1;
+  return type.getIntOrFloatBitWidth() / 8;
+}
+
+/// "8x32xf32".
+std::string shapeText(RankedTensorType type) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  for (int64_t d : type.getShape())
+    os << d << "x";
+  os << type.getElementType();
+  return s;
+}
+
+/// The C view of `func`'s arguments or results; fails at `func` on a type
+/// the C API cannot take.
+LogicalResult collectSlots(func::FuncOp func, bool results,
+                           llvm::StringSet<> &used, std::vector<Slot> &slots) {
+  TypeRange types = results ? TypeRange(func.getResultTypes())
+                            : TypeRange(func.getArgumentTypes());
+  for (auto [i, type] : llvm::enumerate(types)) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || !tensor.hasStaticShape() ||
+        cElementType(tensor.getElementType()).empty())
+      return func.emitError()
+             << (results ? "result " : "argument ") << i << " has type "
+             << type
+             << "; the C API takes statically shaped tensors of f32, f64, "
+                "f16, bf16, i1, i32, i64";
+    auto nameAttr = results ? func.getResultAttrOfType<StringAttr>(
+                                  i, TraceDialect::kNameAttrName)
+                            : func.getArgAttrOfType<StringAttr>(
+                                  i, TraceDialect::kNameAttrName);
+    Slot slot;
+    slot.name = nameAttr ? nameAttr.getValue().str()
+                         : (results ? "result" : "arg") + std::to_string(i);
+    std::string base = (results ? "out_" : "") + cIdentifier(slot.name);
+    slot.cname = base;
+    for (int n = 2; !used.insert(slot.cname).second; ++n)
+      slot.cname = base + "_" + std::to_string(n);
+    slot.type = tensor;
+    slots.push_back(std::move(slot));
+  }
+  return success();
+}
+
+} // namespace
+
+FailureOr<Interface> capi::collectCInterface(ModuleOp module, StringRef name,
+                                             Memory memory) {
+  Interface api;
+  api.name = name.str();
+  api.memory = memory;
+  for (auto primal : module.getOps<func::FuncOp>()) {
+    auto derivatives = primal->getAttrOfType<DerivativesAttr>(
+        TraceDialect::kDerivativesAttrName);
+    if (!derivatives)
+      continue;
+    struct Part {
+      FlatSymbolRefAttr symbol;
+      StringRef role;
+    } parts[] = {
+        {derivatives.getFwd(),
+         "forward: results, then the values saved for backward"},
+        {derivatives.getBwd(),
+         "backward: saved values and result cotangents -> gradients"},
+        {derivatives.getGrad(), "joint forward + backward: arguments and "
+                                "result cotangents -> results and gradients"},
+    };
+    for (const Part &part : parts) {
+      auto func = module.lookupSymbol<func::FuncOp>(part.symbol);
+      if (!func || func.isExternal())
+        return primal.emitError()
+               << "no function " << part.symbol << " with a body, which "
+               << TraceDialect::kDerivativesAttrName << " names";
+      Function fn;
+      fn.symbol = func.getSymName().str();
+      fn.cname = cIdentifier(api.name + "_" + fn.symbol);
+      fn.role = part.role.str();
+      llvm::StringSet<> used;
+      if (failed(collectSlots(func, /*results=*/false, used, fn.args)) ||
+          failed(collectSlots(func, /*results=*/true, used, fn.results)))
+        return failure();
+      api.functions.push_back(std::move(fn));
+    }
+  }
+  if (api.functions.empty())
+    return module.emitError()
+           << "no differentiated function to export: no function carries "
+           << TraceDialect::kDerivativesAttrName << " (run trace-autodiff)";
+  return api;
+}
+
+//===----------------------------------------------------------------------===//
+// Wrappers
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Builds the wrappers of one module.
+class WrapperBuilder {
+public:
+  WrapperBuilder(ModuleOp module, Memory memory)
+      : module(module), memory(memory), b(module.getContext()),
+        ptr(LLVM::LLVMPointerType::get(module.getContext())),
+        i64(IntegerType::get(module.getContext(), 64)) {}
+
+  LogicalResult wrap(const Function &fn);
+
+private:
+  /// The lowered memref descriptor of a rank-`rank` buffer.
+  Type descriptorType(int64_t rank) {
+    MLIRContext *ctx = module.getContext();
+    SmallVector<Type> fields = {ptr, ptr, i64};
+    if (rank > 0) {
+      auto sizes = LLVM::LLVMArrayType::get(i64, rank);
+      fields.push_back(sizes);
+      fields.push_back(sizes);
+    }
+    return LLVM::LLVMStructType::getLiteral(ctx, fields);
+  }
+
+  /// `name` with type `type`: the module's declaration, or a new one.
+  FailureOr<LLVM::LLVMFuncOp> declare(StringRef name,
+                                      LLVM::LLVMFunctionType type) {
+    if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name)) {
+      if (existing.getFunctionType() != type)
+        return existing.emitError()
+               << "@" << name << " has type " << existing.getFunctionType()
+               << "; the C wrappers call it as " << type;
+      return existing;
+    }
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(module.getBody());
+    return LLVM::LLVMFuncOp::create(b, module.getLoc(), name, type);
+  }
+
+  /// An i64 constant of the wrapper being built, made once in its entry
+  /// block.
+  Value constant(Location loc, int64_t value) {
+    Value &c = constants[value];
+    if (!c) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(entryBlock);
+      c = LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(value));
+    }
+    return c;
+  }
+
+  ModuleOp module;
+  Memory memory;
+  OpBuilder b;
+  Type ptr, i64;
+  Block *entryBlock = nullptr;
+  llvm::DenseMap<int64_t, Value> constants;
+};
+
+LogicalResult WrapperBuilder::wrap(const Function &fn) {
+  MLIRContext *ctx = module.getContext();
+  auto callee = module.lookupSymbol<LLVM::LLVMFuncOp>(fn.symbol);
+  if (!callee || callee.isExternal())
+    return module.emitError() << "no lowered function @" << fn.symbol
+                              << " to wrap as " << fn.cname;
+  Location loc = callee.getLoc();
+
+  // The lowered signature the tensors give: each memref argument expanded
+  // into (allocated, aligned, offset, sizes..., strides...); results as
+  // one descriptor, or a struct of them.
+  SmallVector<Type> params;
+  for (const Slot &arg : fn.args) {
+    params.append({ptr, ptr, i64});
+    params.append(2 * arg.type.getRank(), i64);
+  }
+  SmallVector<Type> descriptors;
+  for (const Slot &result : fn.results)
+    descriptors.push_back(descriptorType(result.type.getRank()));
+  Type resultType = LLVM::LLVMVoidType::get(ctx);
+  if (descriptors.size() == 1)
+    resultType = descriptors.front();
+  else if (descriptors.size() > 1)
+    resultType = LLVM::LLVMStructType::getLiteral(ctx, descriptors);
+  auto expected = LLVM::LLVMFunctionType::get(resultType, params);
+  if (callee.getFunctionType() != expected)
+    return callee.emitError()
+           << "lowered to " << callee.getFunctionType()
+           << ", not the memref calling convention of its tensors ("
+           << expected << ")";
+
+  auto voidType = LLVM::LLVMVoidType::get(ctx);
+  FailureOr<LLVM::LLVMFuncOp> copy, release, synchronize;
+  if (memory == Memory::Host) {
+    release = declare("free", LLVM::LLVMFunctionType::get(voidType, {ptr}));
+  } else {
+    // The project's CUDA runtime (lib/Runtime/CUDA), on the legacy default
+    // stream (a null stream).
+    copy = declare("mgpuMemcpy", LLVM::LLVMFunctionType::get(
+                                     voidType, {ptr, ptr, i64, ptr}));
+    release = declare("mgpuMemFree",
+                      LLVM::LLVMFunctionType::get(voidType, {ptr, ptr}));
+    synchronize = declare("mgpuStreamSynchronize",
+                          LLVM::LLVMFunctionType::get(voidType, {ptr}));
+    if (failed(copy) || failed(synchronize))
+      return failure();
+  }
+  if (failed(release))
+    return failure();
+
+  // void NAME_f(const T *arg..., T *result...)
+  SmallVector<Type> cParams(fn.args.size() + fn.results.size(), ptr);
+  b.setInsertionPointToEnd(module.getBody());
+  auto wrapper = LLVM::LLVMFuncOp::create(
+      b, loc, fn.cname, LLVM::LLVMFunctionType::get(voidType, cParams));
+  Block *entry = wrapper.addEntryBlock(b);
+  b.setInsertionPointToStart(entry);
+  entryBlock = entry;
+  constants.clear();
+  ValueRange inputs = entry->getArguments().take_front(fn.args.size());
+  ValueRange outputs = entry->getArguments().drop_front(fn.args.size());
+
+  // The call, on dense row-major descriptors of the caller's buffers.
+  Value zero = constant(loc, 0);
+  SmallVector<Value> operands;
+  for (auto [input, arg] : llvm::zip_equal(inputs, fn.args)) {
+    ArrayRef<int64_t> shape = arg.type.getShape();
+    operands.append({input, input, zero});
+    for (int64_t size : shape)
+      operands.push_back(constant(loc, size));
+    int64_t stride = 1;
+    SmallVector<Value> strides(shape.size());
+    for (int64_t d = int64_t(shape.size()) - 1; d >= 0; --d) {
+      strides[d] = constant(loc, stride);
+      stride *= shape[d];
+    }
+    llvm::append_range(operands, strides);
+  }
+  auto call = LLVM::CallOp::create(b, loc, callee, operands);
+
+  // Each result into the caller's buffer.
+  Value nullStream;
+  if (memory == Memory::CUDADevice)
+    nullStream = LLVM::ZeroOp::create(b, loc, ptr);
+  SmallVector<Value> allocated;
+  for (auto [i, result] : llvm::enumerate(fn.results)) {
+    Value descriptor = call.getResult();
+    if (fn.results.size() > 1)
+      descriptor = LLVM::ExtractValueOp::create(b, loc, descriptor,
+                                                ArrayRef<int64_t>{int64_t(i)});
+    allocated.push_back(LLVM::ExtractValueOp::create(b, loc, descriptor,
+                                                     ArrayRef<int64_t>{0}));
+    Value aligned = LLVM::ExtractValueOp::create(b, loc, descriptor,
+                                                 ArrayRef<int64_t>{1});
+    Value offset = LLVM::ExtractValueOp::create(b, loc, descriptor,
+                                                ArrayRef<int64_t>{2});
+    Type element = result.type.getElementType();
+    Value width = constant(loc, elementBytes(element));
+    Value byteOffset = LLVM::MulOp::create(b, loc, offset, width);
+    Value source = LLVM::GEPOp::create(b, loc, ptr, IntegerType::get(ctx, 8),
+                                       aligned, ValueRange{byteOffset});
+    Value bytes =
+        constant(loc, result.type.getNumElements() * elementBytes(element));
+    if (memory == Memory::Host)
+      LLVM::MemcpyOp::create(b, loc, outputs[i], source, bytes,
+                             /*isVolatile=*/false);
+    else
+      LLVM::CallOp::create(b, loc, *copy,
+                           ValueRange{outputs[i], source, bytes, nullStream});
+  }
+  if (memory == Memory::CUDADevice)
+    LLVM::CallOp::create(b, loc, *synchronize, ValueRange{nullStream});
+
+  // Free each buffer the call allocated, once (two results may share one),
+  // and never a caller's input (a result may be an argument returned).
+  Region &body = wrapper.getBody();
+  for (auto [i, buffer] : llvm::enumerate(allocated)) {
+    Value seen;
+    auto orEqual = [&](Value other) {
+      Value equal = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
+                                         buffer, other);
+      seen = seen ? LLVM::OrOp::create(b, loc, seen, equal).getResult()
+                  : equal;
+    };
+    for (Value earlier : ArrayRef<Value>(allocated).take_front(i))
+      orEqual(earlier);
+    for (Value input : inputs)
+      orEqual(input);
+    Block *current = b.getInsertionBlock();
+    Block *freeBlock = b.createBlock(&body);
+    SmallVector<Value> freeOperands = {buffer};
+    if (memory == Memory::CUDADevice)
+      freeOperands.push_back(nullStream);
+    LLVM::CallOp::create(b, loc, *release, freeOperands);
+    Block *next = b.createBlock(&body);
+    b.setInsertionPointToEnd(freeBlock);
+    LLVM::BrOp::create(b, loc, ValueRange{}, next);
+    b.setInsertionPointToEnd(current);
+    if (seen)
+      LLVM::CondBrOp::create(b, loc, seen, next, ValueRange{}, freeBlock,
+                             ValueRange{});
+    else
+      LLVM::BrOp::create(b, loc, ValueRange{}, freeBlock);
+    b.setInsertionPointToEnd(next);
+  }
+  LLVM::ReturnOp::create(b, loc, ValueRange{});
+  return success();
+}
+
+} // namespace
+
+LogicalResult capi::addCWrappers(ModuleOp module, const Interface &api) {
+  WrapperBuilder builder(module, api.memory);
+  for (const Function &fn : api.functions) {
+    if (module.lookupSymbol(fn.cname))
+      return module.emitError() << "cannot add the C function " << fn.cname
+                                << ": a symbol of that name exists";
+    if (failed(builder.wrap(fn)))
+      return failure();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Header
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The C declaration of `fn`, without the semicolon.
+void printDeclaration(raw_ostream &os, const Function &fn) {
+  os << "void " << fn.cname << "(";
+  bool first = true;
+  auto separator = [&] {
+    if (!first)
+      os << ", ";
+    first = false;
+  };
+  for (const Slot &arg : fn.args) {
+    separator();
+    os << "const " << cElementType(arg.type.getElementType()) << " *"
+       << arg.cname;
+  }
+  for (const Slot &result : fn.results) {
+    separator();
+    os << cElementType(result.type.getElementType()) << " *" << result.cname;
+  }
+  if (first)
+    os << "void";
+  os << ")";
+}
+
+} // namespace
+
+void capi::printCHeader(raw_ostream &os, const Interface &api,
+                        StringRef source) {
+  bool cuda = api.memory == Memory::CUDADevice;
+  std::string guard =
+      "TRACE_COMPILED_" + StringRef(cIdentifier(api.name)).upper();
+  os << "/* " << api.name << ".h: generated by trace-compile from " << source
+     << " (--target=" << (cuda ? "cuda" : "cpu") << ").\n"
+     << " *\n"
+     << " * Each function takes one pointer per argument, then one per "
+        "result,\n"
+     << " * each to a dense row-major array of the documented shape and "
+        "type.\n";
+  if (cuda)
+    os << " * All pointers are CUDA device pointers (cudaMalloc, or the "
+          "primary\n"
+       << " * context's cuMemAlloc) of device 0. A call returns when the "
+          "results\n"
+       << " * are written (it synchronizes). Its kernels run after work "
+          "already\n"
+       << " * queued on the legacy default stream (PyTorch's default "
+          "stream), so\n"
+       << " * inputs computed there need no synchronization first. Needs "
+          "the CUDA\n"
+       << " * driver (libcuda.so.1)\n"
+       << " * and, for matmuls, cuBLAS (libcublas.so.13 or .12, loaded at "
+          "the first\n"
+       << " * matmul; the environment variable TRACE_CUBLAS names another "
+          "file).\n";
+  else
+    os << " * All pointers are host pointers. Inputs are only read.\n";
+  os << " * f16 and bf16 elements are their 16-bit patterns (uint16_t); i1 "
+        "is one\n"
+     << " * byte (0 or 1) per element. Results are written in place; the "
+        "library\n"
+     << " * allocates and frees its own temporaries.\n */\n"
+     << "#ifndef " << guard << "\n#define " << guard << "\n\n"
+     << "#include <stdint.h>\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
+  for (const Function &fn : api.functions) {
+    os << "/* @" << fn.symbol << ": " << fn.role << ".\n";
+    for (const Slot &arg : fn.args)
+      os << " *   in  " << arg.cname << ": " << shapeText(arg.type) << "  ("
+         << arg.name << ")\n";
+    for (const Slot &result : fn.results)
+      os << " *   out " << result.cname << ": " << shapeText(result.type)
+         << "  (" << result.name << ")\n";
+    os << " */\n";
+    printDeclaration(os, fn);
+    os << ";\n\n";
+  }
+  os << "#ifdef __cplusplus\n}\n#endif\n\n#endif /* " << guard << " */\n";
+}

@@ -1,0 +1,494 @@
+//===- TraceCompileMain.cpp - the trace-compile driver --------------------===//
+//
+// Writes into a fresh directory next to OUTDIR, renamed into place at the
+// end: the IR after each stage (01-import.mlir ... 06-<target>.mlir), the
+// memory report of the schedule compiled (memory-report.{txt,json,svg}),
+// for cuda the PTX of every kernel (kernels/<module>.ptx), the C header
+// <NAME>.h and lib<NAME>.so. On any failure the directory is removed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "trace/Tools/trace-compile/TraceCompileMain.h"
+
+#ifdef TRACE_HAVE_TORCHSCRIPT
+#include "trace/Importer/TorchScript.h"
+#endif
+#include "trace/Dialect/Trace/IR/TraceDialect.h"
+#include "trace/Dialect/Trace/Transforms/Passes.h"
+#include "trace/InitAll.h"
+#include "trace/Support/ParseGuard.h"
+#include "trace/Target/CAPI/CAPI.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Transforms/Passes.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+
+using namespace mlir;
+using namespace mlir::trace;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds(Clock::time_point since) {
+  return std::chrono::duration<double>(Clock::now() - since).count();
+}
+
+/// Where an error goes when it has no location.
+void error(const Twine &message) {
+  llvm::errs() << "trace-compile: error: " << message << "\n";
+}
+
+/// The output directory under construction; removed unless committed.
+struct StagingDir {
+  std::string path;
+  bool committed = false;
+  ~StagingDir() {
+    if (!path.empty() && !committed)
+      llvm::sys::fs::remove_directories(path);
+  }
+  std::string file(StringRef leaf) const {
+    SmallString<256> p(path);
+    llvm::sys::path::append(p, leaf);
+    return std::string(p);
+  }
+};
+
+/// Makes a fresh directory next to `out`, so the final rename stays on one
+/// file system.
+LogicalResult makeStaging(StringRef out, StagingDir &staging) {
+  SmallString<256> model(out);
+  model += ".tmp-%%%%%%";
+  SmallString<256> candidate;
+  std::error_code ec;
+  for (int attempt = 0; attempt < 16; ++attempt) {
+    llvm::sys::fs::createUniquePath(model, candidate, /*MakeAbsolute=*/false);
+    ec = llvm::sys::fs::create_directory(candidate, /*IgnoreExisting=*/false);
+    if (ec != std::errc::file_exists)
+      break;
+  }
+  if (ec) {
+    error("cannot create the output directory next to '" + out +
+          "': " + ec.message());
+    return failure();
+  }
+  staging.path = std::string(candidate);
+  return success();
+}
+
+/// Moves the staging directory to `out`, replacing what was there only now.
+LogicalResult commit(StagingDir &staging, StringRef out) {
+  std::string old;
+  if (llvm::sys::fs::exists(out)) {
+    if (!llvm::sys::fs::is_directory(out)) {
+      error("'" + out + "' exists and is not a directory");
+      return failure();
+    }
+    old = staging.path + ".old";
+    if (std::error_code ec = llvm::sys::fs::rename(out, old)) {
+      error("cannot replace '" + out + "': " + ec.message());
+      return failure();
+    }
+  }
+  if (std::error_code ec = llvm::sys::fs::rename(staging.path, out)) {
+    if (!old.empty())
+      (void)llvm::sys::fs::rename(old, out);
+    error("cannot rename the output into '" + out + "': " + ec.message());
+    return failure();
+  }
+  staging.committed = true;
+  if (!old.empty())
+    llvm::sys::fs::remove_directories(old);
+  return success();
+}
+
+LogicalResult writeModule(ModuleOp module, StringRef path) {
+  std::string message;
+  auto file = openOutputFile(path, &message);
+  if (!file) {
+    error("cannot write '" + path + "': " + message);
+    return failure();
+  }
+  module.print(file->os());
+  file->os() << "\n";
+  file->keep();
+  return success();
+}
+
+/// Runs `pm` on `module`, timed under `stage`.
+LogicalResult runStage(ModuleOp module, StringRef stage, PassManager &pm,
+                       bool verbose) {
+  Clock::time_point start = Clock::now();
+  if (failed(applyPassManagerCLOptions(pm)))
+    return failure();
+  if (failed(pm.run(module))) {
+    error("stage '" + stage + "' failed");
+    return failure();
+  }
+  if (verbose)
+    llvm::errs() << "trace-compile: " << stage << ": "
+                 << llvm::format("%.2f s\n", seconds(start));
+  return success();
+}
+
+#ifdef TRACE_HAVE_TORCHSCRIPT
+OwningOpRef<ModuleOp> importModel(MLIRContext *context,
+                                  const TraceCompileOptions &options) {
+  TorchScriptImportOptions importOptions;
+  std::vector<std::string> specs = options.inputShapes;
+  std::string shapesFile = options.inputShapesFile;
+  if (specs.empty() && shapesFile.empty()) {
+    SmallString<256> sidecar(options.inputFile);
+    llvm::sys::path::replace_extension(sidecar, "shapes");
+    if (llvm::sys::fs::exists(sidecar))
+      shapesFile = std::string(sidecar);
+  }
+  std::string message;
+  if (!shapesFile.empty() && !readInputSpecsFile(shapesFile, specs, message)) {
+    error(message);
+    return nullptr;
+  }
+  for (const std::string &text : specs) {
+    InputSpec spec;
+    if (!parseInputSpec(text, spec, message)) {
+      error("--input-shape: " + message);
+      return nullptr;
+    }
+    importOptions.inputs.push_back(spec);
+  }
+  importOptions.checkpointModules = options.checkpointModules;
+  importOptions.dropoutAsIdentity = options.dropoutAsIdentity;
+  return importTorchScript(context, options.inputFile, importOptions);
+}
+#endif
+
+/// Writes the PTX of every gpu.binary into `dir`.
+LogicalResult writeKernels(ModuleOp module, StringRef dir, unsigned &count) {
+  count = 0;
+  if (std::error_code ec = llvm::sys::fs::create_directory(dir)) {
+    error("cannot create '" + dir + "': " + ec.message());
+    return failure();
+  }
+  WalkResult walk = module.walk([&](gpu::BinaryOp binary) {
+    for (Attribute attr : binary.getObjects()) {
+      auto object = dyn_cast<gpu::ObjectAttr>(attr);
+      if (!object)
+        continue;
+      if (object.getFormat() != gpu::CompilationTarget::Assembly) {
+        binary.emitError() << "kernels/*.ptx need PTX: run trace-gpu-pipeline "
+                              "with format=isa (the default)";
+        return WalkResult::interrupt();
+      }
+      SmallString<128> path(dir);
+      llvm::sys::path::append(path, binary.getSymName() + ".ptx");
+      if (llvm::Error err = llvm::writeToOutput(
+              path, [&](raw_ostream &os) -> llvm::Error {
+                os << object.getObject().getValue();
+                return llvm::Error::success();
+              })) {
+        error("cannot write '" + path + "': " + toString(std::move(err)));
+        return WalkResult::interrupt();
+      }
+      ++count;
+    }
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  if (count == 0) {
+    error("the GPU pipeline made no kernel");
+    return failure();
+  }
+  return success();
+}
+
+/// Adds the target pipeline `build` with the options of `options`; fails if
+/// they do not parse (the parser prints why).
+template <typename PipelineOptions, typename Build>
+LogicalResult buildLowering(PassManager &pm, const TraceCompileOptions &options,
+                            Build build) {
+  auto pipeline = PipelineOptions::createFromString(options.pipelineOptions);
+  if (!pipeline)
+    return failure();
+  build(pm, *pipeline);
+  return success();
+}
+
+std::string findCompiler(StringRef requested) {
+  if (!requested.empty())
+    return requested.str();
+  if (llvm::sys::fs::can_execute(TRACE_CLANGXX))
+    return TRACE_CLANGXX;
+  if (auto cxx = llvm::sys::findProgramByName("c++"))
+    return *cxx;
+  return "";
+}
+
+} // namespace
+
+int mlir::trace::compileTrainingStep(const TraceCompileOptions &options) {
+  bool cuda = options.target == "cuda";
+  if (!cuda && options.target != "cpu") {
+    error("unknown --target '" + options.target + "' (expected cpu or cuda)");
+    return 1;
+  }
+#ifndef TRACE_CUDA_RUNTIME_STATIC
+  if (cuda) {
+    error("--target=cuda: trace-compile was built without the CUDA runtime "
+          "(no CUDA toolkit at configure time)");
+    return 1;
+  }
+#endif
+  if (!llvm::sys::fs::exists(options.inputFile)) {
+    error("cannot read '" + options.inputFile + "': no such file");
+    return 1;
+  }
+  std::string name =
+      options.name.empty()
+          ? capi::cIdentifier(llvm::sys::path::stem(options.inputFile))
+          : options.name;
+  if (name != capi::cIdentifier(name)) {
+    error("--name '" + name + "' is not a C identifier");
+    return 1;
+  }
+  std::string cxx = findCompiler(options.compilerDriver);
+  if (cxx.empty()) {
+    error("no C/C++ compiler driver found (--cc)");
+    return 1;
+  }
+  SmallString<256> out(options.outputDir);
+  llvm::sys::path::remove_dots(out, /*remove_dot_dot=*/true);
+  if (out.empty() || llvm::sys::path::filename(out).empty()) {
+    error("bad output directory '" + options.outputDir + "'");
+    return 1;
+  }
+
+  DialectRegistry registry;
+  registerAllTraceDialects(registry);
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  MLIRContext context(registry);
+  // Errors point at the model's source; the whole op printed after them
+  // (MLIR's default) buries them.
+  context.printOpOnDiagnostic(false);
+  context.loadDialect<TraceDialect, func::FuncDialect>();
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+
+  // Every pass manager is built, and so every option checked, before any
+  // work.
+  SmallVector<TrainingStepStage> stages = getTrainingStepStages(options.step);
+  SmallVector<std::unique_ptr<PassManager>> stagePMs;
+  for (TrainingStepStage stage : stages) {
+    auto pm = std::make_unique<PassManager>(&context);
+    if (failed(buildTrainingStepStage(
+            *pm, stage, options.step, [&](const Twine &message) {
+              error("stage '" + stringifyTrainingStepStage(stage) +
+                    "': " + message);
+              return failure();
+            })))
+      return 1;
+    stagePMs.push_back(std::move(pm));
+  }
+  StringRef lowerStage = cuda ? "gpu-pipeline" : "cpu-pipeline";
+  PassManager lowerPM(&context);
+  if (failed(cuda ? buildLowering<GPUPipelineOptions>(lowerPM, options,
+                                                       buildGPUPipeline)
+                  : buildLowering<CPUPipelineOptions>(lowerPM, options,
+                                                       buildCPUPipeline))) {
+    error("stage '" + lowerStage + "': bad options '" +
+          options.pipelineOptions + "'");
+    return 1;
+  }
+
+  StagingDir staging;
+  if (failed(makeStaging(out, staging)))
+    return 1;
+
+  // 1. Import or parse.
+  Clock::time_point start = Clock::now();
+  OwningOpRef<ModuleOp> module;
+  if (StringRef(options.inputFile).ends_with(".pt")) {
+#ifdef TRACE_HAVE_TORCHSCRIPT
+    module = importModel(&context, options);
+#else
+    error("'" + options.inputFile +
+          "': this trace-compile was built without the TorchScript importer "
+          "(LibTorch); import with trace-import elsewhere and pass the .mlir");
+    return 1;
+#endif
+  } else {
+    std::string message;
+    auto buffer = openInputFile(options.inputFile, &message);
+    if (!buffer) {
+      error(message);
+      return 1;
+    }
+    // Some upstream op parsers crash on malformed text (ParseGuard.h).
+    if (failed(checkParserSurvives(*buffer, registry, {}, llvm::errs())))
+      return 1;
+    sourceMgr.AddNewSourceBuffer(std::move(buffer), SMLoc());
+    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  }
+  if (!module)
+    return 1;
+  if (options.verbose)
+    llvm::errs() << "trace-compile: import: "
+                 << llvm::format("%.2f s\n", seconds(start));
+  if (failed(writeModule(*module, staging.file("01-import.mlir"))))
+    return 1;
+  if (llvm::none_of(module->getOps<func::FuncOp>(), [](func::FuncOp f) {
+        return f.isPublic() && !f.isExternal();
+      })) {
+    error("'" + options.inputFile + "' has no public function to compile");
+    return 1;
+  }
+
+  // 2-5. The training step, stage by stage. The memory report describes
+  // the schedule that is compiled: it runs before fusion (or at the end).
+  static constexpr StringLiteral stageFiles[] = {
+      "02-autodiff.mlir", "03-remat.mlir", "04-schedule.mlir",
+      "05-fuse.mlir"};
+  auto report = [&]() -> LogicalResult {
+    PassManager pm(&context);
+    TraceMemoryReportPassOptions table, json;
+    table.output = staging.file("memory-report.txt");
+    json.json = true;
+    json.output = staging.file("memory-report.json");
+    json.svg = staging.file("memory-report.svg");
+    pm.addPass(createTraceMemoryReportPass(table));
+    pm.addPass(createTraceMemoryReportPass(json));
+    return runStage(*module, "memory-report", pm, options.verbose);
+  };
+  bool reported = false;
+  for (auto [stage, pm] : llvm::zip_equal(stages, stagePMs)) {
+    if (stage == TrainingStepStage::Fuse) {
+      if (failed(report()))
+        return 1;
+      reported = true;
+    }
+    if (failed(runStage(*module, stringifyTrainingStepStage(stage), *pm,
+                        options.verbose)) ||
+        failed(writeModule(*module,
+                           staging.file(stageFiles[unsigned(stage)]))))
+      return 1;
+  }
+  if (!reported && failed(report()))
+    return 1;
+
+  // The C interface, read off the step's functions; everything else
+  // becomes private and is dropped before lowering.
+  FailureOr<capi::Interface> api = capi::collectCInterface(
+      *module, name, cuda ? capi::Memory::CUDADevice : capi::Memory::Host);
+  if (failed(api))
+    return 1;
+  std::vector<std::string> exported;
+  for (const capi::Function &fn : api->functions)
+    exported.push_back(fn.symbol);
+
+  // 6. Lowering, then the exported C functions.
+  PassManager privatizePM(&context);
+  privatizePM.addPass(createSymbolPrivatizePass(exported));
+  privatizePM.addPass(createSymbolDCEPass());
+  if (failed(runStage(*module, "privatize", privatizePM, options.verbose)) ||
+      failed(runStage(*module, lowerStage, lowerPM, options.verbose)) ||
+      failed(capi::addCWrappers(*module, *api)) ||
+      failed(writeModule(*module, staging.file(cuda ? "06-cuda.mlir"
+                                                    : "06-cpu.mlir"))))
+    return 1;
+  unsigned kernels = 0;
+  if (cuda && failed(writeKernels(*module, staging.file("kernels"), kernels)))
+    return 1;
+
+  // 7. The header, the host object, the shared library.
+  start = Clock::now();
+  std::string buildDir = staging.file("build");
+  if (std::error_code ec = llvm::sys::fs::create_directory(buildDir)) {
+    error("cannot create '" + buildDir + "': " + ec.message());
+    return 1;
+  }
+  auto buildFile = [&](StringRef leaf) {
+    SmallString<256> p(buildDir);
+    llvm::sys::path::append(p, leaf);
+    return std::string(p);
+  };
+  std::string headerPath = staging.file(name + ".h");
+  if (llvm::Error err = llvm::writeToOutput(
+          headerPath, [&](raw_ostream &os) -> llvm::Error {
+            capi::printCHeader(os, *api, options.inputFile);
+            return llvm::Error::success();
+          })) {
+    error("cannot write '" + headerPath + "': " + toString(std::move(err)));
+    return 1;
+  }
+  std::string message;
+  std::string object = buildFile(name + ".host.o");
+  if (failed(capi::emitObjectFile(*module, object, options.hostCPU,
+                                  message))) {
+    error(message);
+    return 1;
+  }
+  capi::LinkOptions link;
+  link.compilerDriver = cxx;
+  link.logPath = buildFile("link.log");
+  if (cuda) {
+#ifdef TRACE_CUDA_RUNTIME_STATIC
+    link.libraries = {TRACE_CUDA_RUNTIME_STATIC,
+                      "-L" TRACE_CUDA_ROOT "/lib64/stubs", "-lcuda"};
+#endif
+  } else {
+    // The CPU runtime (matmuls on OpenBLAS) goes next to the library, found
+    // through $ORIGIN; memrefCopy comes from MLIR's C runner utilities.
+    std::string runtime = TRACE_CPU_RUNTIME;
+    std::string copy = staging.file(llvm::sys::path::filename(runtime));
+    if (std::error_code ec = llvm::sys::fs::copy_file(runtime, copy)) {
+      error("cannot copy the CPU runtime '" + runtime + "': " + ec.message());
+      return 1;
+    }
+    link.libraries = {copy, "-Wl,-rpath,$ORIGIN",
+                      "-L" TRACE_LLVM_LIBRARY_DIR, "-lmlir_c_runner_utils",
+                      "-Wl,-rpath," TRACE_LLVM_LIBRARY_DIR};
+  }
+  link.libraries.push_back("-lm");
+  link.libraries.push_back("-lstdc++");
+  if (failed(capi::linkSharedLibrary(*api, object,
+                                     staging.file("lib" + name + ".so"), link,
+                                     message))) {
+    error(message);
+    return 1;
+  }
+  if (options.verbose)
+    llvm::errs() << "trace-compile: object and link: "
+                 << llvm::format("%.2f s\n", seconds(start));
+
+  // 8. Into place: an existing OUTDIR is replaced only now.
+  if (failed(commit(staging, out)))
+    return 1;
+  llvm::outs() << "trace-compile: wrote " << out << ": "
+               << api->functions.size() << " functions in lib" << name
+               << ".so";
+  if (cuda)
+    llvm::outs() << ", " << kernels << " kernels";
+  llvm::outs() << "\n";
+  return 0;
+}
