@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The nightly checks that do not fit CI's 90 minutes on 2 cores: the whole
 # suite under ASan + UBSan (scripts/test.sh --sanitize, build-asan), then
-# each libFuzzer target for FUZZ_SECONDS (default 1800) on its seed corpus.
+# each libFuzzer target for FUZZ_SECONDS (default 1800) on its seed corpus,
+# and the IR of a g++ build against a clang++ build
+# (scripts/compare-compilers.sh).
 # Exits non-zero if the sanitized suite fails or a fuzzer finds an input
 # that crashes; the fuzzers' results are appended to fuzz/runs.log.
 #
@@ -12,4 +14,5 @@ cd "$(dirname "$0")/.."
 status=0
 bash scripts/test.sh --sanitize || status=1
 bash scripts/fuzz.sh all "${FUZZ_SECONDS:-1800}" || status=1
+bash scripts/compare-compilers.sh || status=1
 exit $status

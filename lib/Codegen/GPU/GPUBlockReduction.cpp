@@ -249,8 +249,10 @@ trace::lowerToBlockReduction(linalg::GenericOp op, int64_t maxThreads,
     return arith::ConstantIndexOp::create(rewriter, loc, v);
   };
   Value one = cst(1);
-  auto launch = gpu::LaunchOp::create(rewriter, loc, cst(outputs), one, one,
-                                      cst(threads), one, one);
+  Value gridSize = cst(outputs);
+  Value blockSize = cst(threads);
+  auto launch = gpu::LaunchOp::create(rewriter, loc, gridSize, one, one,
+                                      blockSize, one, one);
   Block &kernel = launch.getBody().front();
   rewriter.setInsertionPointToStart(&kernel);
 
@@ -266,8 +268,9 @@ trace::lowerToBlockReduction(linalg::GenericOp op, int64_t maxThreads,
   for (const ReducedOutput &r : reducedOutputs)
     zeros.push_back(arith::ConstantOp::create(
         rewriter, loc, rewriter.getZeroAttr(body.getArgument(r.init).getType())));
-  auto loop = scf::ForOp::create(rewriter, loc, tid, cst(reduced),
-                                 cst(threads), zeros);
+  Value upper = cst(reduced);
+  Value step = cst(threads);
+  auto loop = scf::ForOp::create(rewriter, loc, tid, upper, step, zeros);
   {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(loop.getBody());

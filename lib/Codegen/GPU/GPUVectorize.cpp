@@ -106,9 +106,11 @@ trace::lowerToVectorizedElementwise(linalg::GenericOp op,
     flat.push_back(buffer);
   }
 
-  auto loop = scf::ParallelOp::create(rewriter, loc, ValueRange{cst(0)},
-                                      ValueRange{cst(elements / width)},
-                                      ValueRange{cst(1)});
+  Value lower = cst(0);
+  Value upper = cst(elements / width);
+  Value step = cst(1);
+  auto loop = scf::ParallelOp::create(rewriter, loc, ValueRange{lower},
+                                      ValueRange{upper}, ValueRange{step});
   rewriter.setInsertionPointToStart(loop.getBody());
   Value base = arith::MulIOp::create(rewriter, loc, loop.getInductionVars()[0],
                                      cst(width));

@@ -2,7 +2,7 @@
 //
 // Each linalg op of a host function becomes one scf.parallel nest collapsed
 // to one dim and mapped onto a 1-D grid, ready for upstream's
-// convert-parallel-loops-to-gpu. The pass description in GPUPasses.td says
+// convert-parallel-loops-to-gpu. The pass description in Codegen/GPU/Passes.td says
 // why upstream's tiling and mapper are not used.
 //
 //===----------------------------------------------------------------------===//
@@ -145,8 +145,9 @@ LogicalResult mapGridStride(scf::ParallelOp loop, int64_t iterations,
       arith::MulIOp::create(rewriter, loc, grid.getInductionVars()[0],
                             cst(blockSize)),
       block.getInductionVars()[0]);
-  auto stride = scf::ForOp::create(rewriter, loc, first, cst(iterations),
-                                   cst(blocks * blockSize));
+  Value end = cst(iterations);
+  Value allThreads = cst(blocks * blockSize);
+  auto stride = scf::ForOp::create(rewriter, loc, first, end, allThreads);
   // The old body, on the strided index (the loop is normalized: from 0 by
   // 1).
   Block *body = loop.getBody();

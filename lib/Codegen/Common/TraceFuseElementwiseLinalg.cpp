@@ -1,4 +1,4 @@
-//===- TraceFuseElementwise.cpp - recompute-free elementwise fusion -------===//
+//===- TraceFuseElementwiseLinalg.cpp - recompute-free fusion -----------===//
 //
 // Upstream's elementwise fusion patterns with a control function that only
 // admits fusions that recompute nothing. See the pass description.
