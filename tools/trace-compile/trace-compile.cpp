@@ -18,7 +18,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/TargetSelect.h"
+
+#include <tuple>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -99,8 +100,6 @@ static std::optional<std::string> stage(bool off, StringRef options) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
@@ -112,11 +111,16 @@ int main(int argc, char **argv) {
       "  06-<target>.mlir), memory-report.{txt,json,svg}, for cuda\n"
       "  kernels/<module>.ptx, and lib<NAME>.so with its C header <NAME>.h.\n");
 
-  if (noRemat && !rematOptions.empty()) {
-    llvm::errs() << "trace-compile: error: --remat and --no-remat exclude "
-                    "each other\n";
-    return 1;
-  }
+  for (auto [off, on, name] :
+       {std::tuple<bool, bool, StringRef>{noRemat, !rematOptions.empty(),
+                                          "remat"},
+        {noSchedule, !scheduleOptions.empty(), "schedule"},
+        {noFuse, !fuseOptions.empty(), "fuse"}})
+    if (off && on) {
+      llvm::errs() << "trace-compile: error: --" << name << " and --no-"
+                   << name << " exclude each other\n";
+      return 1;
+    }
   trace::TraceCompileOptions options;
   options.inputFile = inputFile;
   options.outputDir = outputDir;

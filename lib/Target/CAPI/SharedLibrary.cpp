@@ -108,6 +108,12 @@ LogicalResult capi::linkSharedLibrary(const Interface &api, StringRef object,
     for (const Function &fn : api.functions)
       os << "    " << fn.cname << ";\n";
     os << "  local: *;\n};\n";
+    os.close();
+    if (os.has_error()) {
+      error = ("cannot write '" + script + "': " + os.error().message()).str();
+      os.clear_error();
+      return failure();
+    }
   }
   std::vector<std::string> args = {
       options.compilerDriver, "-shared", "-fPIC", object.str(), "-o",

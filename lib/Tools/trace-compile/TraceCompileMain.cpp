@@ -30,6 +30,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Transforms/Passes.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -37,6 +38,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -138,8 +140,12 @@ LogicalResult writeModule(ModuleOp module, StringRef path) {
 LogicalResult runStage(ModuleOp module, StringRef stage, PassManager &pm,
                        bool verbose) {
   Clock::time_point start = Clock::now();
-  if (failed(applyPassManagerCLOptions(pm)))
+  // MLIR's pass manager flags (--mlir-print-ir-after-all, --mlir-timing),
+  // when the tool registered them.
+  if (failed(applyPassManagerCLOptions(pm))) {
+    error("stage '" + stage + "': bad pass manager options");
     return failure();
+  }
   if (failed(pm.run(module))) {
     error("stage '" + stage + "' failed");
     return failure();
@@ -246,6 +252,9 @@ std::string findCompiler(StringRef requested) {
 } // namespace
 
 int mlir::trace::compileTrainingStep(const TraceCompileOptions &options) {
+  // The host object is emitted for this machine's target.
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
   bool cuda = options.target == "cuda";
   if (!cuda && options.target != "cpu") {
     error("unknown --target '" + options.target + "' (expected cpu or cuda)");
@@ -412,7 +421,7 @@ int mlir::trace::compileTrainingStep(const TraceCompileOptions &options) {
   privatizePM.addPass(createSymbolDCEPass());
   if (failed(runStage(*module, "privatize", privatizePM, options.verbose)) ||
       failed(runStage(*module, lowerStage, lowerPM, options.verbose)) ||
-      failed(capi::addCWrappers(*module, *api)) ||
+      failed(capi::addCWrappers(*module, *api)) || failed(verify(*module)) ||
       failed(writeModule(*module, staging.file(cuda ? "06-cuda.mlir"
                                                     : "06-cpu.mlir"))))
     return 1;

@@ -59,8 +59,8 @@ struct Interface {
 std::string cIdentifier(StringRef name);
 
 /// The C interface of `module` (on tensors, after trace-autodiff): for each
-/// function with #trace.derivatives, its grad, fwd and bwd functions, in
-/// that order of the attribute: fwd, bwd, grad. Fails, with an error at
+/// function with #trace.derivatives, the functions it names, exported in
+/// the order fwd, bwd, grad. Fails, with an error at
 /// the function, on an argument or result the C API cannot take (not a
 /// statically shaped tensor of f32, f64, f16, bf16, i1, i32 or i64), and
 /// at the module when no function was differentiated.

@@ -44,6 +44,8 @@ LogicalResult ForwardEndOp::verify() {
   return success();
 }
 
+// The symbol lookups read only the names of the function's siblings, which
+// no function pass changes.
 LogicalResult TraceDialect::verifyOperationAttribute(Operation *op,
                                                      NamedAttribute attr) {
   if (attr.getName() != kDerivativesAttrName)
@@ -70,5 +72,10 @@ LogicalResult TraceDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << kDerivativesAttrName << "' names "
                              << symbol << ", the function itself, as " << role;
   }
+  if (derivatives.getGrad() == derivatives.getFwd() ||
+      derivatives.getGrad() == derivatives.getBwd() ||
+      derivatives.getFwd() == derivatives.getBwd())
+    return op->emitError() << "'" << kDerivativesAttrName
+                           << "' must name three different functions";
   return success();
 }

@@ -170,6 +170,11 @@ mlir::trace::lookupDerivatives(func::FuncOp f, SymbolTable &symbols) {
                            << " with a body, which "
                            << TraceDialect::kDerivativesAttrName << " names";
   }
+  // The verifier ensures it; trace-remat erases fwd and bwd and must not
+  // erase grad with them.
+  if (d.grad == d.fwd || d.grad == d.bwd || d.fwd == d.bwd)
+    return f.emitError() << TraceDialect::kDerivativesAttrName
+                         << " must name three different functions";
   return std::optional<Derivatives>(d);
 }
 
@@ -214,6 +219,18 @@ mlir::trace::splitForwardBackward(func::FuncOp f, func::FuncOp grad,
   unsigned numCotangents = grad.getNumArguments() - numArgs;
   llvm::SmallPtrSet<Operation *, 32> isForward(forwardOps.begin(),
                                                forwardOps.end());
+  // @f_fwd returns f's results: they must be forward values.
+  for (auto [i, result] :
+       llvm::enumerate(ret.getOperands().take_front(numResults))) {
+    Operation *def = result.getDefiningOp();
+    if (def ? isForward.contains(def)
+            : cast<BlockArgument>(result).getArgNumber() < numArgs)
+      continue;
+    return grad.emitError() << "result " << i << " of @" << f.getSymName()
+                            << " is computed after the trace.forward_end of @"
+                            << grad.getSymName()
+                            << "; the forward must compute f's results";
+  }
 
   // What the backward needs from the forward: saved values, and ops to
   // recompute (collected transitively). An explicit worklist: the chain

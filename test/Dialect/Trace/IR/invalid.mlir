@@ -593,3 +593,17 @@ func.func @derivatives_string(%x: tensor<4xf32>) -> tensor<4xf32> attributes {
 // expected-error @+1 {{'trace.derivatives' belongs on a function}}
 module attributes {trace.derivatives = #trace.derivatives<grad = @a, fwd = @b, bwd = @c>} {
 }
+
+// -----
+
+func.func @h(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+func.func @h2(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+// expected-error @+1 {{'trace.derivatives' must name three different functions}}
+func.func @same_twice(%x: tensor<4xf32>) -> tensor<4xf32> attributes {
+    trace.derivatives = #trace.derivatives<grad = @h, fwd = @h2, bwd = @h2>} {
+  return %x : tensor<4xf32>
+}

@@ -46,3 +46,27 @@ func.func @f_bwd(%e: tensor<4xf32>, %g: tensor<4xf32>) -> tensor<4xf32> {
   %d = trace.mul %g, %e : tensor<4xf32>
   return %d : tensor<4xf32>
 }
+
+// -----
+
+// A result of @f computed after the marker: @f_fwd could not return it.
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {
+    trace.derivatives = #trace.derivatives<grad = @f_grad, fwd = @f_fwd, bwd = @f_bwd>} {
+  %e = trace.exp %x : tensor<4xf32>
+  return %e : tensor<4xf32>
+}
+// expected-error @+1 {{result 0 of @f is computed after the trace.forward_end of @f_grad; the forward must compute f's results}}
+func.func @f_grad(%x: tensor<4xf32>, %g: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  trace.forward_end
+  %e = trace.exp %x : tensor<4xf32>
+  %d = trace.mul %g, %e : tensor<4xf32>
+  return %e, %d : tensor<4xf32>, tensor<4xf32>
+}
+func.func @f_fwd(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %e = trace.exp %x : tensor<4xf32>
+  return %e, %e : tensor<4xf32>, tensor<4xf32>
+}
+func.func @f_bwd(%e: tensor<4xf32>, %g: tensor<4xf32>) -> tensor<4xf32> {
+  %d = trace.mul %g, %e : tensor<4xf32>
+  return %d : tensor<4xf32>
+}

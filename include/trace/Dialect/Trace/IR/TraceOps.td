@@ -533,9 +533,10 @@ def Trace_ForwardEndOp : Trace_Op<"forward_end", [
     forward ops, which the split rebuilds in the backward).
 
     It computes nothing. It reports a write to a resource of its own, so
-    dead-code elimination keeps it and nothing reorders across it;
-    `trace-to-linalg` erases it. At most one may be in a block, and only in
-    a function's body.
+    dead-code elimination keeps it; pure ops may still be moved across it
+    by a pass that reorders, and `trace-schedule` leaves functions holding
+    one alone. `trace-to-linalg` erases it. At most one may be in a block,
+    and only in a function's body.
   }];
   let assemblyFormat = "attr-dict";
   let hasVerifier = 1;
