@@ -178,7 +178,8 @@ mlir::trace::lookupDerivatives(func::FuncOp f, SymbolTable &symbols) {
   return std::optional<Derivatives>(d);
 }
 
-FailureOr<JointOps> mlir::trace::getJointOps(func::FuncOp grad) {
+FailureOr<JointOps> mlir::trace::getJointOps(func::FuncOp f,
+                                              func::FuncOp grad) {
   ForwardEndOp end;
   if (grad.getBody().hasOneBlock()) {
     auto ends = grad.getBody().front().getOps<ForwardEndOp>();
@@ -189,9 +190,15 @@ FailureOr<JointOps> mlir::trace::getJointOps(func::FuncOp grad) {
     return grad.emitError() << "@" << grad.getSymName()
                             << " has no trace.forward_end marking where its "
                                "forward ends (trace-autodiff puts one there)";
+  if (grad.getNumArguments() < f.getNumArguments() ||
+      grad.getNumResults() < f.getNumResults())
+    return grad.emitError() << "@" << grad.getSymName()
+                            << " does not extend the signature of @"
+                            << f.getSymName();
   Block &block = grad.getBody().front();
   Block::iterator boundary = end->getIterator();
   JointOps ops;
+  ops.ret = cast<func::ReturnOp>(block.getTerminator());
   for (Operation &op : llvm::make_range(block.begin(), boundary))
     ops.forward.push_back(&op);
   for (Operation &op : llvm::make_range(std::next(boundary),
@@ -205,17 +212,14 @@ mlir::trace::splitForwardBackward(func::FuncOp f, func::FuncOp grad,
                                   function_ref<bool(Operation *)> recomputeOp,
                                   SymbolTable &symbols, bool printSaved) {
   MLIRContext *ctx = f.getContext();
-  FailureOr<JointOps> joint = getJointOps(grad);
+  FailureOr<JointOps> joint = getJointOps(f, grad);
   if (failed(joint))
     return failure();
   ArrayRef<Operation *> forwardOps = joint->forward;
   ArrayRef<Operation *> backwardOps = joint->backward;
   Block &block = grad.getBody().front();
-  auto ret = cast<func::ReturnOp>(block.getTerminator());
+  func::ReturnOp ret = joint->ret;
   unsigned numArgs = f.getNumArguments(), numResults = f.getNumResults();
-  if (grad.getNumArguments() < numArgs || grad.getNumResults() < numResults)
-    return grad.emitError() << "does not extend the signature of @"
-                            << f.getSymName();
   unsigned numCotangents = grad.getNumArguments() - numArgs;
   llvm::SmallPtrSet<Operation *, 32> isForward(forwardOps.begin(),
                                                forwardOps.end());

@@ -221,17 +221,14 @@ TraceRematPass::rematerialize(func::FuncOp f, SymbolTable &symbols,
   func::FuncOp grad = (*derivatives)->grad;
   StringRef gradName = grad.getSymName();
   StringRef base = f.getSymName();
-  FailureOr<JointOps> joint = getJointOps(grad);
+  FailureOr<JointOps> joint = getJointOps(f, grad);
   if (failed(joint))
     return failure();
   ArrayRef<Operation *> forwardOps = joint->forward;
   ArrayRef<Operation *> backwardOps = joint->backward;
   Block &block = grad.getBody().front();
-  auto ret = cast<func::ReturnOp>(block.getTerminator());
+  func::ReturnOp ret = joint->ret;
   unsigned numArgs = f.getNumArguments(), numResults = f.getNumResults();
-  if (grad.getNumArguments() < numArgs || grad.getNumResults() < numResults)
-    return grad.emitError() << "trace-remat: @" << gradName
-                            << " does not extend the signature of @" << base;
 
   // The graph: @f's arguments, then the forward ops.
   std::vector<remat::Node> nodes(numArgs);

@@ -34,11 +34,13 @@ FailureOr<std::optional<Derivatives>> lookupDerivatives(func::FuncOp f,
 /// forward) and after it (the backward, the return excluded).
 struct JointOps {
   SmallVector<Operation *> forward, backward;
+  func::ReturnOp ret;
 };
 
-/// `grad`'s forward and backward ops; fails, with an error at `grad`, if
-/// its body has no trace.forward_end (or more than one block).
-FailureOr<JointOps> getJointOps(func::FuncOp grad);
+/// The forward and backward ops of `grad`, the joint function of `f`;
+/// fails, with an error at `grad`, if its body has no trace.forward_end
+/// (or more than one block) or its signature does not extend `f`'s.
+FailureOr<JointOps> getJointOps(func::FuncOp f, func::FuncOp grad);
 /// Unit attribute on a forward op of @f_grad that was inside a checkpoint
 /// region, does not leave it through the region's yield, and is not saved
 /// by the policy of a region around it: the backward recomputes it rather
