@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The IR is the same from GCC and Clang builds: builds trace-opt and
-# trace-import with g++ (build/) and with clang-22 (build-clang/, or
-# TRACE_CLANG_BUILD_DIR), runs each on the bundled examples and model
+# The IR is the same from GCC and Clang builds: builds the project with g++
+# (build/) and with clang-22 (build-clang/, or TRACE_CLANG_BUILD_DIR), runs
+# each build's trace-import and trace-opt on the bundled examples and model
 # fixtures through import, trace-autodiff, trace-training-step and the
 # CPU and GPU pipelines, and compares the outputs byte for byte. Prints
 # one line per output and a summary; exits 1 if any differs.
@@ -16,17 +16,10 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 trace_setup "${TRACE_SANITIZE_PACKAGES[@]}"
 trace_build
 CLANG_BUILD="${TRACE_CLANG_BUILD_DIR:-$TRACE_ROOT/build-clang}"
-if [ ! -f "$CLANG_BUILD/build.ninja" ]; then
-  log "Configuring the clang build in $CLANG_BUILD"
-  cmake -G Ninja -S "$TRACE_ROOT" -B "$CLANG_BUILD" \
-    -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_C_COMPILER="$LLVM_PREFIX/bin/clang" \
-    -DCMAKE_CXX_COMPILER="$LLVM_PREFIX/bin/clang++" \
-    -DMLIR_DIR="$LLVM_PREFIX/lib/cmake/mlir" \
-    -DLLVM_EXTERNAL_LIT="$LLVM_PREFIX/bin/lit" >/dev/null
-fi
-log "Building trace-opt and trace-import with clang"
-cmake --build "$CLANG_BUILD" --target trace-opt trace-import
+log "The clang++ build, in $CLANG_BUILD"
+TRACE_BUILD_DIR="$CLANG_BUILD" trace_build \
+  -DCMAKE_C_COMPILER="$LLVM_PREFIX/bin/clang" \
+  -DCMAKE_CXX_COMPILER="$LLVM_PREFIX/bin/clang++"
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

@@ -154,12 +154,14 @@ bool mlir::trace::isRebuiltSource(Operation *op) {
          op->getNumResults() > 0 && isMemoryEffectFree(op);
 }
 
-FailureOr<std::optional<Derivatives>>
-mlir::trace::lookupDerivatives(func::FuncOp f, SymbolTable &symbols) {
+FailureOr<Derivatives> mlir::trace::lookupDerivatives(func::FuncOp f,
+                                                      SymbolTable &symbols) {
   auto attr =
       f->getAttrOfType<DerivativesAttr>(TraceDialect::kDerivativesAttrName);
   if (!attr)
-    return std::optional<Derivatives>();
+    return f.emitError() << "@" << f.getSymName() << " has no "
+                         << TraceDialect::kDerivativesAttrName
+                         << " (run trace-autodiff)";
   Derivatives d;
   std::pair<func::FuncOp *, FlatSymbolRefAttr> parts[] = {
       {&d.grad, attr.getGrad()}, {&d.fwd, attr.getFwd()}, {&d.bwd, attr.getBwd()}};
@@ -175,7 +177,7 @@ mlir::trace::lookupDerivatives(func::FuncOp f, SymbolTable &symbols) {
   if (d.grad == d.fwd || d.grad == d.bwd || d.fwd == d.bwd)
     return f.emitError() << TraceDialect::kDerivativesAttrName
                          << " must name three different functions";
-  return std::optional<Derivatives>(d);
+  return d;
 }
 
 FailureOr<JointOps> mlir::trace::getJointOps(func::FuncOp f,

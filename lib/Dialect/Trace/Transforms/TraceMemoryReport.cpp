@@ -110,12 +110,11 @@ std::unique_ptr<Report> analyzeBeforeRemat(func::FuncOp f, func::FuncOp grad) {
       symbols, /*printSaved=*/false);
   if (failed(split))
     return nullptr;
-  FailureOr<std::optional<Derivatives>> derivatives =
-      lookupDerivatives(fCopy, symbols);
-  if (failed(derivatives) || !*derivatives)
+  FailureOr<Derivatives> derivatives = lookupDerivatives(fCopy, symbols);
+  if (failed(derivatives))
     return nullptr;
   return std::make_unique<Report>(
-      analyze(fCopy, (*derivatives)->fwd, (*derivatives)->bwd));
+      analyze(fCopy, derivatives->fwd, derivatives->bwd));
 }
 
 std::string withCommas(int64_t v) {
@@ -281,14 +280,13 @@ struct TraceMemoryReportPass final
     SymbolTable symbols(module);
     std::vector<Report> reports;
     for (auto f : module.getOps<func::FuncOp>()) {
-      FailureOr<std::optional<Derivatives>> split =
-          lookupDerivatives(f, symbols);
+      if (!f->hasAttr(TraceDialect::kDerivativesAttrName))
+        continue;
+      FailureOr<Derivatives> split = lookupDerivatives(f, symbols);
       if (failed(split))
         return signalPassFailure();
-      if (!*split)
-        continue;
-      reports.push_back(analyze(f, (*split)->fwd, (*split)->bwd));
-      func::FuncOp grad = (*split)->grad;
+      reports.push_back(analyze(f, split->fwd, split->bwd));
+      func::FuncOp grad = split->grad;
       if (!grad.getBody().hasOneBlock() ||
           grad.getBody().front().getOps<ForwardEndOp>().empty())
         continue;

@@ -214,11 +214,10 @@ LogicalResult
 TraceRematPass::rematerialize(func::FuncOp f, SymbolTable &symbols,
                               const RematPolicy &policy,
                               const std::optional<Budget> &budgetSpec) {
-  FailureOr<std::optional<Derivatives>> derivatives =
-      lookupDerivatives(f, symbols);
+  FailureOr<Derivatives> derivatives = lookupDerivatives(f, symbols);
   if (failed(derivatives))
     return failure();
-  func::FuncOp grad = (*derivatives)->grad;
+  func::FuncOp grad = derivatives->grad;
   StringRef gradName = grad.getSymName();
   StringRef base = f.getSymName();
   FailureOr<JointOps> joint = getJointOps(f, grad);
@@ -323,8 +322,8 @@ TraceRematPass::rematerialize(func::FuncOp f, SymbolTable &symbols,
   });
 
   // Apply: new @f_fwd/@f_bwd from the shared split, in place of the old.
-  symbols.erase((*derivatives)->fwd);
-  symbols.erase((*derivatives)->bwd);
+  symbols.erase(derivatives->fwd);
+  symbols.erase(derivatives->bwd);
   auto recompute = [&](Operation *op) {
     auto it = opNode.find(op);
     return it != opNode.end() && plan.recomputed[it->second];

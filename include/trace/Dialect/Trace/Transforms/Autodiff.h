@@ -25,10 +25,9 @@ struct Derivatives {
   func::FuncOp grad, fwd, bwd;
 };
 
-/// `f`'s derivatives, or std::nullopt if `f` has no #trace.derivatives.
-/// Fails, with an error at `f`, if a function it names is missing.
-FailureOr<std::optional<Derivatives>> lookupDerivatives(func::FuncOp f,
-                                                        SymbolTable &symbols);
+/// The functions `f`'s #trace.derivatives names. Fails, with an error at
+/// `f`, if it has none or a function it names is missing.
+FailureOr<Derivatives> lookupDerivatives(func::FuncOp f, SymbolTable &symbols);
 
 /// The ops of a joint function's body: before its trace.forward_end (the
 /// forward) and after it (the backward, the return excluded).
