@@ -56,7 +56,20 @@ ROWS = [
     ("gpt, --checkpoint-modules 'blocks\\.[0-9]+'", "gpt_nockpt",
      ["--checkpoint-modules=blocks\\.[0-9]+"], "gpt"),
     ("nested wrappers", "nested", [], "nested"),
+    # torch.utils.checkpoint calls in the model's code.
+    ("seed example, checkpoint(lambda t: t.sin().cos().exp(), h)",
+     "ckpt_seed", [], "ckpt_seed"),
+    ("gpt, checkpoint(block, h) per block", "gpt_ckpt_calls", [],
+     "gpt_ckpt_calls"),
+    ("gpt, checkpoint(lambda t: block(t), h) per block", "gpt_ckpt_lambdas",
+     [], "gpt_ckpt_lambdas"),
+    ("nested calls", "nested_calls", [], "nested_calls"),
+    ("calls mixed with CheckpointWrapper", "mixed_calls", [], "mixed_calls"),
 ]
+
+
+CALL_FIXTURES = ("ckpt_seed", "gpt_ckpt_calls", "gpt_ckpt_lambdas",
+                 "nested_calls", "mixed_calls")
 
 
 def trace_saved(build, fixture, flags, workdir):
@@ -84,7 +97,8 @@ def eager_saved(fixture, checkpoint):
 
 def eager_module_saved(module, inputs, checkpoint):
     """Bytes autograd keeps for backward. With `checkpoint`, every
-    CheckpointWrapper runs the reentrant torch.utils.checkpoint: it saves
+    CheckpointWrapper, and every torch.utils.checkpoint call in the model's
+    code, runs the reentrant torch.utils.checkpoint: it saves
     the region's inputs with save_for_backward, which the hooks below see.
     (The non-reentrant one the fixtures are built with keeps them in a
     closure and installs saved-tensor hooks of its own, which hide them from
@@ -99,6 +113,16 @@ def eager_module_saved(module, inputs, checkpoint):
                 torch.utils.checkpoint.checkpoint, use_reentrant=True)
         else:
             sub.checkpoint_fn = lambda m, *a, **k: m(*a, **k)
+    # The models' own torch.utils.checkpoint calls likewise.
+    # (The calls pass use_reentrant=False, which a functools.partial would
+    # let override its own.)
+    def call(fn, *args, use_reentrant=None, **kwargs):
+        if not checkpoint:
+            return fn(*args, **kwargs)
+        return torch.utils.checkpoint.checkpoint(fn, *args, use_reentrant=True,
+                                                 **kwargs)
+    real_checkpoint = fixture_models.checkpoint
+    fixture_models.checkpoint = call
     if checkpoint:
         for t in inputs.values():
             if t.is_floating_point():
@@ -114,9 +138,12 @@ def eager_module_saved(module, inputs, checkpoint):
             seen[ptr] = t.numel() * t.element_size()
         return t
 
-    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
-        loss = module(*inputs.values())
-    loss.backward()
+    try:
+        with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+            loss = module(*inputs.values())
+        loss.backward()
+    finally:
+        fixture_models.checkpoint = real_checkpoint
     return sum(seen.values())
 
 
@@ -133,15 +160,17 @@ REMAT_PLANS = [
 REGIONS = ["--checkpoint-modules=blocks\\.[0-9]+"]
 
 
-def deep_gpt(workdir, layers):
+def deep_gpt(workdir, layers, calls=None):
     """A GPT of `layers` blocks (fixture_models.GPT, fixture sizes, no
-    wrappers) traced to a .pt with its .shapes; returns (pt, eager module,
-    inputs)."""
+    wrappers; with `calls`, fixture_models.CallingGPT, each block run by a
+    torch.utils.checkpoint call) traced to a .pt with its .shapes; returns
+    (pt, eager module, inputs)."""
     torch.manual_seed(fixture_models.SEED)
-    module = fixture_models.GPT(n_layer=layers, checkpoint=False)
+    module = (fixture_models.CallingGPT(calls, n_layer=layers) if calls else
+              fixture_models.GPT(n_layer=layers, checkpoint=False))
     module.train()
     inputs = fixture_models._gpt_inputs()
-    pt = os.path.join(workdir, f"gpt{layers}.pt")
+    pt = os.path.join(workdir, f"gpt{layers}{'_' + calls if calls else ''}.pt")
     if not os.path.exists(pt):
         torch.jit.trace(module, tuple(inputs.values()), check_trace=False).save(pt)
         with open(pt[:-3] + ".shapes", "w") as f:
@@ -181,7 +210,8 @@ def remat_rows(build, workdir):
     for label, fixture, flags, eager in [
             ("mlp", "mlp", [], "mlp"),
             ("gpt, no regions", "gpt_nockpt", [], "gpt"),
-            ("gpt, CheckpointWrapper on every block", "gpt", [], "gpt")]:
+            ("gpt, CheckpointWrapper on every block", "gpt", [], "gpt")] + [
+                row for row in ROWS if row[1] in CALL_FIXTURES]:
         pt = os.path.join(ROOT, "examples", "models", fixture + ".pt")
         mlir = import_pt(build, pt, flags, os.path.join(workdir, fixture + ".mlir"))
         models.append((label, mlir, eager_saved(eager, False), eager_saved(eager, True)))
@@ -197,6 +227,10 @@ def remat_rows(build, workdir):
     models.append(("gpt 24 layers, a region per block",
                    import_pt(build, pt, REGIONS, os.path.join(workdir, "gpt24_regions.mlir")),
                    plain, ckpt))
+    pt, module, inputs = deep_gpt(workdir, 24, calls="module")
+    models.append(("gpt 24 layers, checkpoint(block, h) per block",
+                   import_pt(build, pt, [], os.path.join(workdir, "gpt24_calls.mlir")),
+                   plain, eager_module_saved(module, inputs, checkpoint=True)))
     return models
 
 

@@ -522,3 +522,116 @@ def save(name, path):
                                 check_trace=False)
     saved.save(path)
     return inputs
+
+
+# --------------------------------------------------------------------------
+# Models that checkpoint with torch.utils.checkpoint calls (examples/models/)
+#
+# Appended here, below everything else, because the debug info of every
+# fixture records the line numbers of this file: code added above would
+# change every .pt. The models call `checkpoint` through this module's
+# global name, so that the numerics tests can run them with plain calls and
+# the saved-bytes bench with the reentrant implementation.
+
+from torch.utils.checkpoint import checkpoint  # noqa: E402
+
+
+class CallingGPT(GPT):
+    """GPT whose blocks are checkpointed by calls (no wrappers): with
+    `calls="module"` each block runs as `checkpoint(block, h)`, with
+    `calls="lambda"` as `checkpoint(lambda t: block(t), h)`, the form of a
+    loop that checkpoints a function per layer."""
+
+    def __init__(self, calls, **kwargs):
+        super().__init__(checkpoint=False, **kwargs)
+        self.calls = calls
+
+    def forward(self, idx, targets):
+        B, T = idx.size()
+        pos = torch.arange(0, T, dtype=torch.long)
+        h = self.drop(self.wte(idx) + self.wpe(pos))
+        for block in self.blocks:
+            if self.calls == "module":
+                h = checkpoint(block, h, use_reentrant=False)
+            else:
+                h = checkpoint(lambda t: block(t), h,  # noqa: B023 (called now)
+                               use_reentrant=False)
+        logits = self.lm_head(self.ln_f(h))
+        return F.cross_entropy(logits.view(-1, logits.size(-1)),
+                               targets.view(-1))
+
+
+class SeedStyle(nn.Module):
+    """The seed's example: a function checkpointed with a call."""
+
+    def __init__(self, d=16):
+        super().__init__()
+        self.fc = nn.Linear(d, d)
+
+    def forward(self, x):
+        h = self.fc(x)
+        y = checkpoint(lambda t: t.sin().cos().exp(), h, use_reentrant=False)
+        return y.mean()
+
+
+class NestedCalls(nn.Module):
+    """Calls in calls: a checkpointed method that checkpoints a module and
+    a lambda over a module inside it."""
+
+    def __init__(self, d=16):
+        super().__init__()
+        self.inp = nn.Linear(d, d)
+        self.ln = nn.LayerNorm(d)
+        self.mlp1 = InnerMLP(d)
+        self.mlp2 = InnerMLP(d)
+        self.head = nn.Linear(d, 1)
+
+    def block(self, x):
+        h = self.ln(x)
+        h = h + checkpoint(self.mlp1, h, use_reentrant=False)
+        h = h + checkpoint(lambda t: self.mlp2(t).tanh(), h,
+                           use_reentrant=False)
+        return h
+
+    def forward(self, x):
+        h = checkpoint(self.block, self.inp(x), use_reentrant=False)
+        return self.head(h).mean()
+
+
+class CallingBlock(nn.Module):
+    """Checkpoints its MLP with a call (inside a CheckpointWrapper below)."""
+
+    def __init__(self, d):
+        super().__init__()
+        self.ln = nn.LayerNorm(d)
+        self.mlp = InnerMLP(d)
+
+    def forward(self, x):
+        return x + checkpoint(self.mlp, self.ln(x), use_reentrant=False)
+
+
+class MixedCalls(nn.Module):
+    """Calls mixed with checkpoint_wrapper: a wrapped module that makes a
+    call inside, and a call whose function runs a wrapped module."""
+
+    def __init__(self, d=16):
+        super().__init__()
+        self.inp = nn.Linear(d, d)
+        self.wrapped = wrap(CallingBlock(d))
+        self.inner = wrap(InnerMLP(d))
+        self.head = nn.Linear(d, 1)
+
+    def forward(self, x):
+        h = self.wrapped(self.inp(x))
+        h = checkpoint(lambda t: F.gelu(self.inner(t)) + t, h,
+                       use_reentrant=False)
+        return self.head(h).mean()
+
+
+MODELS.update({
+    "ckpt_seed": (SeedStyle, lambda: {"x": torch.randn(4, 16)}),
+    "gpt_ckpt_calls": (lambda: CallingGPT("module"), _gpt_inputs),
+    "gpt_ckpt_lambdas": (lambda: CallingGPT("lambda"), _gpt_inputs),
+    "nested_calls": (NestedCalls, lambda: {"x": torch.randn(4, 16)}),
+    "mixed_calls": (MixedCalls, lambda: {"x": torch.randn(4, 16)}),
+})

@@ -6,7 +6,7 @@
 Debian's python with python3-torch 1.13.1 (not a pyenv python). Writes, under
 the repository root (or DIR):
 
-    examples/models/{mlp,gpt,gpt_nockpt,nested}.pt     models ending in a loss
+    examples/models/NAME.pt                            models ending in a loss
     test/Importer/TorchScript/Inputs/ops/NAME.pt       one aten op (or family) each
     test/Importer/TorchScript/Inputs/errors/NAME.pt    what the importer must refuse
 
@@ -36,6 +36,7 @@ import multiprocessing
 import os
 import sys
 import types
+import zipfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 os.chdir(REPO)
@@ -168,6 +169,27 @@ def write_error_files(out_root):
     for name in ("truncated", "not_torchscript", "garbage"):
         with open(os.path.join(dst, name + ".shapes"), "w") as f:
             f.write(shapes)
+    # examples/models/ckpt_seed.pt (a torch.utils.checkpoint call) without
+    # its debug info (the code/**.debug_pkl records that hold each op's
+    # Python stack), and with that record cut short.
+    seed = os.path.join(out_root, MODELS_DIR, "ckpt_seed")
+    with zipfile.ZipFile(seed + ".pt") as archive:
+        records = [(i.filename, archive.read(i.filename))
+                   for i in archive.infolist()]
+    for name, keep in (("no_debug_info", lambda n, d: None),
+                       ("corrupt_debug_info", lambda n, d: d[:len(d) // 2]),
+                       ("garbled_debug_info",
+                        lambda n, d: d[:len(d) // 2] + b"\x00garbage" * 4)):
+        with zipfile.ZipFile(os.path.join(dst, name + ".pt"), "w") as out:
+            for record, data in records:
+                if record.endswith("fixture_models.py.debug_pkl"):
+                    data = keep(record, data)
+                if data is not None:
+                    info = zipfile.ZipInfo(record, date_time=(1980, 1, 1, 0, 0, 0))
+                    out.writestr(info, data)
+        with open(seed + ".shapes") as f, \
+                open(os.path.join(dst, name + ".shapes"), "w") as g:
+            g.write(f.read())
 
 
 def table(rows, header):
@@ -253,7 +275,18 @@ def write_manifests(out_root, results):
                  ("`not_torchscript.pt`", "as `ops/linear`",
                   "`torch.save` of `ops/linear`'s state_dict: a zip, not "
                   "TorchScript", "-"),
-                 ("`garbage.pt`", "as `ops/linear`", "one line of text", "-")]
+                 ("`garbage.pt`", "as `ops/linear`", "one line of text", "-"),
+                 ("`no_debug_info.pt`", "as `models/ckpt_seed`",
+                  "`ckpt_seed.pt` without its `fixture_models.py.debug_pkl` "
+                  "(imports, with a warning that checkpoint calls cannot be "
+                  "recognised)", "-"),
+                 ("`corrupt_debug_info.pt`", "as `models/ckpt_seed`",
+                  "`ckpt_seed.pt` with that record cut in half (an error "
+                  "that names the record)", "-"),
+                 ("`garbled_debug_info.pt`", "as `models/ckpt_seed`",
+                  "that record's second half replaced by bytes LibTorch's "
+                  "unpickler rejects when it reads an op's stack (imports, "
+                  "with a warning)", "-")]
         f.write(table(rows, ["file", "inputs (`.shapes`)", "what",
                              "node kinds"]))
 

@@ -57,6 +57,21 @@ static cl::opt<std::string> checkpointModules(
 static cl::opt<bool> dropoutAsIdentity(
     "dropout-as-identity", cl::desc("Import dropout as identity (eval mode)"),
     cl::cat(category));
+static cl::opt<bool> noCheckpointCalls(
+    "no-checkpoint-calls",
+    cl::desc("Do not turn torch.utils.checkpoint calls into regions"),
+    cl::cat(category));
+static cl::opt<bool> reportCheckpointCalls(
+    "report-checkpoint-calls",
+    cl::desc("Remark on every region made from a torch.utils.checkpoint call"),
+    cl::cat(category));
+static cl::list<std::string> checkpointPolicies(
+    "checkpoint-policy",
+    cl::desc("POLICY[@REGEX]: selective policy of the checkpoint regions "
+             "REGEX names (all without @REGEX): nothing_saveable, "
+             "dots_saveable, save_ops=OP|OP, save_names=NAME|NAME, joined "
+             "by '+'; repeatable, the last that applies wins"),
+    cl::cat(category));
 
 // The training step's stages: each pass's options, as on a command line.
 static cl::opt<std::string>
@@ -130,6 +145,10 @@ int main(int argc, char **argv) {
   options.inputShapesFile = inputShapesFile;
   options.checkpointModules = checkpointModules;
   options.dropoutAsIdentity = dropoutAsIdentity;
+  options.checkpointCalls = !noCheckpointCalls;
+  options.reportCheckpointCalls = reportCheckpointCalls;
+  options.checkpointPolicies.assign(checkpointPolicies.begin(),
+                                    checkpointPolicies.end());
   options.step.remat = stage(noRemat, rematOptions);
   options.step.schedule = stage(noSchedule, scheduleOptions);
   options.step.fuse = stage(noFuse, fuseOptions);

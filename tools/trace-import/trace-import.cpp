@@ -1,7 +1,8 @@
 //===- trace-import.cpp - TorchScript model to the trace dialect ----------===//
 //
 //   trace-import model.pt --input-shape x=2x128x256xf32 \
-//       [--checkpoint-modules REGEX] [--dropout-as-identity] [-o out.mlir]
+//       [--checkpoint-modules REGEX] [--no-checkpoint-calls]
+//       [--report-checkpoint-calls] [--dropout-as-identity] [-o out.mlir]
 //
 // Prints the module (or writes it to -o through a temporary file renamed into
 // place, so a failed import leaves no file behind).
@@ -11,6 +12,7 @@
 #include "trace/Importer/TorchScript.h"
 
 #include "trace/Dialect/Trace/IR/TraceDialect.h"
+#include "trace/Dialect/Trace/Transforms/CheckpointPolicy.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
@@ -56,6 +58,27 @@ static cl::opt<std::string> checkpointModules(
              "checkpoint_wrapper"),
     cl::init(""), cl::cat(category));
 
+static cl::opt<bool> noCheckpointCalls(
+    "no-checkpoint-calls",
+    cl::desc("Do not turn torch.utils.checkpoint.checkpoint calls into "
+             "trace.checkpoint regions"),
+    cl::init(false), cl::cat(category));
+
+static cl::opt<bool> reportCheckpointCalls(
+    "report-checkpoint-calls",
+    cl::desc("Remark on every region made from a torch.utils.checkpoint "
+             "call: its call site, what it calls, its input bytes"),
+    cl::init(false), cl::cat(category));
+
+static cl::list<std::string> checkpointPolicies(
+    "checkpoint-policy",
+    cl::desc("POLICY[@REGEX]: selective policy of the checkpoint regions "
+             "REGEX fully matches by name (all regions without @REGEX). "
+             "POLICY: nothing_saveable, dots_saveable, save_ops=OP|OP..., "
+             "save_names=NAME|NAME..., joined by '+'. Repeatable; a region "
+             "takes the last that applies"),
+    cl::cat(category));
+
 static cl::opt<bool> dropoutAsIdentity(
     "dropout-as-identity",
     cl::desc("Import dropout as identity (the model in eval mode)"),
@@ -94,6 +117,8 @@ int main(int argc, char **argv) {
   }
   options.checkpointModules = checkpointModules;
   options.dropoutAsIdentity = dropoutAsIdentity;
+  options.checkpointCalls = !noCheckpointCalls;
+  options.reportCheckpointCalls = reportCheckpointCalls;
 
   MLIRContext context;
   context.loadDialect<trace::TraceDialect, func::FuncDialect>();
@@ -103,6 +128,10 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> module =
       trace::importTorchScript(&context, inputFile, options);
   if (!module)
+    return 1;
+  std::vector<std::string> policies(checkpointPolicies.begin(),
+                                    checkpointPolicies.end());
+  if (failed(trace::applyCheckpointPolicies(*module, policies)))
     return 1;
 
   if (llvm::Error err = llvm::writeToOutput(

@@ -45,6 +45,13 @@ struct TorchScriptImportOptions {
   std::string checkpointModules;
   /// Import dropout as in eval mode (identity), as after `model.eval()`.
   bool dropoutAsIdentity = false;
+  /// Turn the ops each `torch.utils.checkpoint.checkpoint` call ran into a
+  /// `trace.checkpoint` region, found from the Python stacks the file
+  /// records for every op.
+  bool checkpointCalls = true;
+  /// Emit a remark per region made from a call: its call site, what it
+  /// calls, its input bytes.
+  bool reportCheckpointCalls = false;
 };
 
 /// Imports `forward` of the TorchScript file at `path` as `func.func

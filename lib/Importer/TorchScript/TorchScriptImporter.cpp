@@ -21,6 +21,7 @@
 #include "trace/Importer/TensorBuilder.h"
 #include "trace/Support/ChildProcess.h"
 
+#include "CheckpointCalls.h"
 #include "PickleScan.h"
 
 #include "trace/Dialect/Trace/IR/TraceDialect.h"
@@ -250,7 +251,9 @@ class Importer {
 public:
   Importer(MLIRContext *ctx, const TorchScriptImportOptions &options)
       : ctx(ctx), options(options), builder(ctx),
-        tb(builder, [this] { return use(getSeed()); }) {}
+        tb(builder, [this] { return use(getSeed()); }), annotator(*this) {
+    builder.setListener(&annotator);
+  }
 
   /// Imports `root` (loaded from `path`, which locates the function).
   OwningOpRef<ModuleOp> run(jit::Module &root, StringRef path);
@@ -258,6 +261,10 @@ public:
 private:
   // Locations and errors ------------------------------------------------------
   Location locationOf(const jit::Node *node, const std::string &path);
+  /// The Python stack a traced node was recorded under (`stack` set), else
+  /// its range in the archive's code; none when its debug info is corrupt.
+  c10::optional<jit::SourceRange> recordedRange(const jit::Node *node,
+                                                bool *stack = nullptr);
   [[noreturn]] void fail(const Twine &message) {
     InFlightDiagnostic diag = emitError(tb.getLoc()) << message;
     if (!currentPath.empty())
@@ -306,6 +313,20 @@ private:
   void importAten(jit::Node *node);
   bool isCheckpointModule(const jit::Module &m, const std::string &path);
 
+  // torch.utils.checkpoint calls (CheckpointCalls.h) -------------------------
+  /// The checkpoint calls `node` ran under, from its recorded stack.
+  SmallVector<CallInstance> checkpointCallsOf(const jit::Node *node);
+  /// Gives every op the builder inserts the calls of the node being imported.
+  struct Annotator final : OpBuilder::Listener {
+    explicit Annotator(Importer &importer) : importer(importer) {}
+    void notifyOperationInserted(Operation *op,
+                                 OpBuilder::InsertPoint) override {
+      if (!isa<CheckpointOp, YieldOp>(op))
+        importer.callRegions.annotate(op, importer.currentCalls);
+    }
+    Importer &importer;
+  };
+
   MLIRContext *ctx;
   const TorchScriptImportOptions &options;
   OpBuilder builder;
@@ -320,18 +341,44 @@ private:
   llvm::DenseMap<const jit::Value *, TSValue> env;
   std::vector<std::string> callStack; // for recursion checks
   std::string currentPath;            // module of the node being imported
+
+  Annotator annotator;
+  CheckpointCallRegions callRegions;
+  SmallVector<CallInstance> currentCalls; // of the node being imported
+  std::vector<uint64_t> visitStack;       // a number per method call followed
+  uint64_t nextVisit = 1;
+  llvm::StringMap<SmallVector<CheckpointCallFrame>> callsOfStack;
+  unsigned atenOps = 0, atenOpsWithoutStack = 0;
+  std::string debugInfoError; // the first corrupt debug-info record's error
 };
 
 //===----------------------------------------------------------------------===//
 // Locations and errors
 //===----------------------------------------------------------------------===//
 
+c10::optional<jit::SourceRange>
+Importer::recordedRange(const jit::Node *node, bool *stack) {
+  // LibTorch reads a node's debug info when it is first asked for it, and
+  // throws on a corrupt record: the import goes on without it, with one
+  // warning at the end.
+  try {
+    jit::SourceRange range = node->sourceRange();
+    c10::optional<jit::SourceRange> generated =
+        range.findSourceRangeThatGenerated();
+    if (stack)
+      *stack = generated.has_value();
+    return generated ? generated : range;
+  } catch (const std::exception &e) {
+    if (debugInfoError.empty())
+      debugInfoError = StringRef(e.what()).split('\n').first.str();
+    return c10::nullopt;
+  }
+}
+
 Location Importer::locationOf(const jit::Node *node, const std::string &path) {
   Location loc = UnknownLoc::get(ctx);
-  jit::SourceRange range = node->sourceRange();
-  if (auto generated = range.findSourceRangeThatGenerated())
-    range = *generated;
-  if (auto flc = range.file_line_col()) {
+  c10::optional<jit::SourceRange> range = recordedRange(node);
+  if (auto flc = range ? range->file_line_col() : c10::nullopt) {
     auto [file, line, col] = *flc;
     loc = FileLineColLoc::get(ctx, file, line, col + 1);
   }
@@ -661,12 +708,20 @@ std::vector<TSValue> Importer::callMethod(jit::Node *node,
   if (callStack.size() > 256)
     fail("module calls nest deeper than 256 levels (recursive model?)");
   callStack.push_back(calleePath);
+  uint64_t visit = nextVisit++;
+  visitStack.push_back(visit);
+  callRegions.noteMethodCall(
+      visit, calleePath,
+      StringRef(stripMangling(callee.type()->name()->qualifiedName()))
+          .rsplit('.')
+          .second.str());
   std::shared_ptr<jit::Graph> graph = fn->graph();
 
   if (!isCheckpointModule(callee, calleePath)) {
     std::vector<TSValue> results =
         importGraph(*graph, callee, calleePath, std::move(args));
     callStack.pop_back();
+    visitStack.pop_back();
     // Name a submodule's tensor output after the submodule (unless it is
     // the body of a region of that name: checkpoint_wrapper's inner module).
     if (results.size() == 1 && results[0].kind == TSValue::Kind::Tensor &&
@@ -715,7 +770,9 @@ std::vector<TSValue> Importer::callMethod(jit::Node *node,
   region.getBody().push_back(body.release());
   region->setAttr(TraceDialect::kNameAttrName,
                   builder.getStringAttr(calleePath));
+  callRegions.noteModuleRegion(region, callStack.size());
   callStack.pop_back();
+  visitStack.pop_back();
   unsigned next = 0;
   std::function<void(TSValue &)> rebind = [&](TSValue &v) {
     if (v.kind == TSValue::Kind::Tensor)
@@ -772,8 +829,45 @@ bool Importer::tryFold(jit::Node *node) {
   return true;
 }
 
+SmallVector<CallInstance> Importer::checkpointCallsOf(const jit::Node *node) {
+  bool stack = false;
+  c10::optional<jit::SourceRange> generated = recordedRange(node, &stack);
+  if (node->kind().is_aten()) {
+    ++atenOps;
+    atenOpsWithoutStack += !stack;
+  }
+  if (!generated || !stack)
+    return {};
+  std::string text = generated->text().str();
+  auto cached = callsOfStack.find(text);
+  if (cached == callsOfStack.end())
+    cached = callsOfStack
+                 .try_emplace(text, findCheckpointCalls(parseStack(text)))
+                 .first;
+  SmallVector<CallInstance> chain;
+  unsigned depth = visitStack.size();
+  for (const CheckpointCallFrame &call : cached->second) {
+    if (call.fromWrapper)
+      continue; // the CheckpointWrapper's region already
+    // The call site runs in the method call `moduleCallsInside` above the
+    // node's (clamped: a module called outside TorchScript's hierarchy adds
+    // a frame and no method call).
+    unsigned site = depth - std::min(depth, call.moduleCallsInside);
+    CallInstance c;
+    c.call = callRegions.internCall(call);
+    c.siteVisit = site > 0 ? visitStack[site - 1] : 0;
+    c.entered = site < depth ? visitStack[site] : 0;
+    c.siteDepth = site;
+    chain.push_back(c);
+  }
+  return chain;
+}
+
 void Importer::importNode(jit::Node *node, const std::string &path) {
   tb.setLoc(locationOf(node, path));
+  currentCalls.clear();
+  if (options.checkpointCalls)
+    currentCalls = checkpointCallsOf(node);
   currentPath = path;
   tb.setErrorSuffix(path.empty() ? "" : " [module '" + path + "']");
   c10::Symbol kind = node->kind();
@@ -912,6 +1006,16 @@ void Importer::importNode(jit::Node *node, const std::string &path) {
       }
       return;
     }
+  }
+  if (kind == c10::prim::PythonOp) {
+    // torch.jit.save refuses these ("Could not export Python function
+    // call"), but an archive written otherwise may hold one.
+    auto *python = static_cast<jit::PythonOp *>(node);
+    fail("prim::PythonOp: a call of the Python autograd.Function '" +
+         python->name() +
+         "', which TorchScript cannot run and trace-import cannot import; "
+         "for torch.utils.checkpoint's reentrant CheckpointFunction, call "
+         "checkpoint(..., use_reentrant=False)");
   }
   if (kind == c10::prim::If || kind == c10::prim::Loop)
     fail("data-dependent control flow (" + kindName +
@@ -1439,6 +1543,32 @@ OwningOpRef<ModuleOp> Importer::run(jit::Module &root, StringRef path) {
   auto func = func::FuncOp::create(builder, fileLoc, "forward", fnType);
   func.getBody().push_back(body.release());
   func.setAllArgAttrs(argAttrs);
+  if (!debugInfoError.empty())
+    emitWarning(fileLoc)
+        << "'" << path
+        << "' has corrupt debug info (" << debugInfoError
+        << "): imported without the ops' source locations"
+        << (options.checkpointCalls
+                ? ", and torch.utils.checkpoint calls in it cannot be "
+                  "recognised (only CheckpointWrapper modules and "
+                  "--checkpoint-modules make regions)"
+                : "");
+  else if (options.checkpointCalls) {
+    if (atenOpsWithoutStack > 0)
+      emitWarning(fileLoc)
+          << "'" << path << "' records no Python stack for "
+          << (atenOpsWithoutStack == atenOps
+                  ? std::string("its ops")
+                  : std::to_string(atenOpsWithoutStack) + " of its " +
+                        std::to_string(atenOps) + " aten ops")
+          << " (its debug info, the archive's code/**.debug_pkl records, "
+             "is missing, or the model was scripted rather than traced): "
+             "torch.utils.checkpoint calls among them cannot be "
+             "recognised, so only CheckpointWrapper modules and "
+             "--checkpoint-modules make regions there";
+  }
+  if (options.checkpointCalls)
+    callRegions.form(func, options.reportCheckpointCalls);
   if (failed(verify(*module)))
     return nullptr;
   return module;

@@ -14,6 +14,7 @@
 #include "trace/Importer/TorchScript.h"
 #endif
 #include "trace/Dialect/Trace/IR/TraceDialect.h"
+#include "trace/Dialect/Trace/Transforms/CheckpointPolicy.h"
 #include "trace/Dialect/Trace/Transforms/Passes.h"
 #include "trace/InitAll.h"
 #include "trace/Support/ParseGuard.h"
@@ -183,6 +184,8 @@ OwningOpRef<ModuleOp> importModel(MLIRContext *context,
   }
   importOptions.checkpointModules = options.checkpointModules;
   importOptions.dropoutAsIdentity = options.dropoutAsIdentity;
+  importOptions.checkpointCalls = options.checkpointCalls;
+  importOptions.reportCheckpointCalls = options.reportCheckpointCalls;
   return importTorchScript(context, options.inputFile, importOptions);
 }
 #endif
@@ -359,7 +362,8 @@ int mlir::trace::compileTrainingStep(const TraceCompileOptions &options) {
     sourceMgr.AddNewSourceBuffer(std::move(buffer), SMLoc());
     module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   }
-  if (!module)
+  if (!module || failed(applyCheckpointPolicies(*module,
+                                                 options.checkpointPolicies)))
     return 1;
   if (options.verbose)
     llvm::errs() << "trace-compile: import: "

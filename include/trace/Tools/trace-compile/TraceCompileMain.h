@@ -37,6 +37,10 @@ struct TraceCompileOptions {
   std::string inputShapesFile;
   std::string checkpointModules;
   bool dropoutAsIdentity = false;
+  bool checkpointCalls = true;
+  bool reportCheckpointCalls = false;
+  /// `POLICY[@REGEX]` entries for the checkpoint regions (.pt or .mlir).
+  std::vector<std::string> checkpointPolicies;
 
   /// The training-step stages and their pass options.
   TrainingStepOptions step;

@@ -29,6 +29,42 @@ def TraceCanonicalizePass : Pass<"trace-canonicalize"> {
   ];
 }
 
+def TraceCheckpointPolicyPass : Pass<"trace-checkpoint-policy", "ModuleOp"> {
+  let summary = "Give checkpoint regions a selective policy, chosen by region name";
+  let description = [{
+    Sets the `#trace.policy` of `trace.checkpoint` regions, so that a model
+    gets PyTorch's selective activation checkpointing or JAX's
+    `checkpoint_policies` without an edit. Each `policy` entry is
+    `POLICY[@REGEX]`: without `@REGEX` it applies to every region, with it to
+    the regions whose name (`blocks.0`, `scripts/model.py:40`) the regex
+    fully matches. A region takes the last entry that applies to it. POLICY
+    is one or more terms joined by `+`:
+
+    * `nothing_saveable`: save nothing, recompute the whole region (the
+      default of a region; JAX's `nothing_saveable`);
+    * `dots_saveable`: save the results of matmuls (`trace.matmul`: linear
+      layers, attention scores; JAX's `dots_saveable`, PyTorch's
+      `MUST_SAVE` for `aten.mm`/`aten.bmm`);
+    * `save_ops=OP|OP...`: save the results of these ops (`trace.matmul`,
+      or `matmul`; PyTorch's `MUST_SAVE` per op);
+    * `save_names=NAME|NAME...`: save the values of these names
+      (`trace.name`, as `blocks.0.attn`; JAX's `save_only_these_names`).
+
+    ```
+    --trace-checkpoint-policy="policy=dots_saveable@blocks\.[0-9]+"
+    ```
+
+    An entry that does not parse, names an op the trace dialect does not
+    have, or whose regex matches no region is an error.
+  }];
+  let dependentDialects = ["::mlir::trace::TraceDialect"];
+  let options = [
+    ListOption<"policies", "policy", "std::string",
+               "POLICY[@REGEX]: the policy of the regions REGEX names (all "
+               "regions without @REGEX); the last entry that applies wins">,
+  ];
+}
+
 def TraceAutodiffPass : Pass<"trace-autodiff", "ModuleOp"> {
   let summary = "Reverse-mode autodiff: add @f_grad next to every public @f";
   let description = [{
