@@ -63,13 +63,18 @@ ROWS = [
      "gpt_ckpt_calls"),
     ("gpt, checkpoint(lambda t: block(t), h) per block", "gpt_ckpt_lambdas",
      [], "gpt_ckpt_lambdas"),
+    ("gpt, checkpoint(custom_forward(block), h) per block",
+     "gpt_ckpt_closures", [], "gpt_ckpt_closures"),
+    ("3 back-to-back calls of one lambda (one region)", "ckpt_repeated", [],
+     "ckpt_repeated"),
     ("nested calls", "nested_calls", [], "nested_calls"),
     ("calls mixed with CheckpointWrapper", "mixed_calls", [], "mixed_calls"),
 ]
 
 
 CALL_FIXTURES = ("ckpt_seed", "gpt_ckpt_calls", "gpt_ckpt_lambdas",
-                 "nested_calls", "mixed_calls")
+                 "gpt_ckpt_closures", "ckpt_repeated", "nested_calls",
+                 "mixed_calls")
 
 
 def trace_saved(build, fixture, flags, workdir):

@@ -536,11 +536,18 @@ def save(name, path):
 from torch.utils.checkpoint import checkpoint  # noqa: E402
 
 
+def custom_forward(module):
+    def run(*inputs):
+        return module(*inputs)
+    return run
+
+
 class CallingGPT(GPT):
     """GPT whose blocks are checkpointed by calls (no wrappers): with
     `calls="module"` each block runs as `checkpoint(block, h)`, with
     `calls="lambda"` as `checkpoint(lambda t: block(t), h)`, the form of a
-    loop that checkpoints a function per layer."""
+    loop that checkpoints a function per layer, and with `calls="closure"`
+    as `checkpoint(custom_forward(block), h)`, Hugging Face's form."""
 
     def __init__(self, calls, **kwargs):
         super().__init__(checkpoint=False, **kwargs)
@@ -553,6 +560,9 @@ class CallingGPT(GPT):
         for block in self.blocks:
             if self.calls == "module":
                 h = checkpoint(block, h, use_reentrant=False)
+            elif self.calls == "closure":
+                # Hugging Face's form (create_custom_forward).
+                h = checkpoint(custom_forward(block), h, use_reentrant=False)
             else:
                 h = checkpoint(lambda t: block(t), h,  # noqa: B023 (called now)
                                use_reentrant=False)
@@ -572,6 +582,22 @@ class SeedStyle(nn.Module):
         h = self.fc(x)
         y = checkpoint(lambda t: t.sin().cos().exp(), h, use_reentrant=False)
         return y.mean()
+
+
+class RepeatedCalls(nn.Module):
+    """Back-to-back calls of one function from one line that nothing in the
+    file tells apart: the same lambda, no module inside, three times."""
+
+    def __init__(self, d=16):
+        super().__init__()
+        self.fc = nn.Linear(d, d)
+
+    def forward(self, x):
+        h = self.fc(x)
+        for _ in range(3):
+            h = checkpoint(lambda t: torch.tanh(t) * 0.5 + t, h,
+                           use_reentrant=False)
+        return h.mean()
 
 
 class NestedCalls(nn.Module):
@@ -632,6 +658,8 @@ MODELS.update({
     "ckpt_seed": (SeedStyle, lambda: {"x": torch.randn(4, 16)}),
     "gpt_ckpt_calls": (lambda: CallingGPT("module"), _gpt_inputs),
     "gpt_ckpt_lambdas": (lambda: CallingGPT("lambda"), _gpt_inputs),
+    "gpt_ckpt_closures": (lambda: CallingGPT("closure"), _gpt_inputs),
+    "ckpt_repeated": (RepeatedCalls, lambda: {"x": torch.randn(4, 16)}),
     "nested_calls": (NestedCalls, lambda: {"x": torch.randn(4, 16)}),
     "mixed_calls": (MixedCalls, lambda: {"x": torch.randn(4, 16)}),
 })
