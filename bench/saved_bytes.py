@@ -67,13 +67,15 @@ ROWS = [
      "gpt_ckpt_closures", [], "gpt_ckpt_closures"),
     ("3 back-to-back calls of one lambda (one region)", "ckpt_repeated", [],
      "ckpt_repeated"),
+    ("a lambda per layer that computes before the layer", "ckpt_prefixed", [],
+     "ckpt_prefixed"),
     ("nested calls", "nested_calls", [], "nested_calls"),
     ("calls mixed with CheckpointWrapper", "mixed_calls", [], "mixed_calls"),
 ]
 
 
 CALL_FIXTURES = ("ckpt_seed", "gpt_ckpt_calls", "gpt_ckpt_lambdas",
-                 "gpt_ckpt_closures", "ckpt_repeated", "nested_calls",
+                 "gpt_ckpt_closures", "ckpt_repeated", "ckpt_prefixed", "nested_calls",
                  "mixed_calls")
 
 

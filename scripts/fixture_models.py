@@ -564,7 +564,9 @@ class CallingGPT(GPT):
                 # Hugging Face's form (create_custom_forward).
                 h = checkpoint(custom_forward(block), h, use_reentrant=False)
             else:
-                h = checkpoint(lambda t: block(t), h,  # noqa: B023 (called now)
+                # block=block: the backward calls the lambda again, after
+                # the loop has moved on.
+                h = checkpoint(lambda t, block=block: block(t), h,
                                use_reentrant=False)
         logits = self.lm_head(self.ln_f(h))
         return F.cross_entropy(logits.view(-1, logits.size(-1)),
@@ -596,6 +598,22 @@ class RepeatedCalls(nn.Module):
         h = self.fc(x)
         for _ in range(3):
             h = checkpoint(lambda t: torch.tanh(t) * 0.5 + t, h,
+                           use_reentrant=False)
+        return h.mean()
+
+
+class PrefixedCalls(nn.Module):
+    """A lambda per layer that computes before it calls the layer: a call
+    starts at its first op, not at the layer's."""
+
+    def __init__(self, d=16):
+        super().__init__()
+        self.layers = nn.ModuleList([nn.Linear(d, d) for _ in range(3)])
+
+    def forward(self, x):
+        h = x
+        for layer in self.layers:
+            h = checkpoint(lambda t, layer=layer: layer(t.tanh() * 2.0), h,
                            use_reentrant=False)
         return h.mean()
 
@@ -660,6 +678,7 @@ MODELS.update({
     "gpt_ckpt_lambdas": (lambda: CallingGPT("lambda"), _gpt_inputs),
     "gpt_ckpt_closures": (lambda: CallingGPT("closure"), _gpt_inputs),
     "ckpt_repeated": (RepeatedCalls, lambda: {"x": torch.randn(4, 16)}),
+    "ckpt_prefixed": (PrefixedCalls, lambda: {"x": torch.randn(4, 16)}),
     "nested_calls": (NestedCalls, lambda: {"x": torch.randn(4, 16)}),
     "mixed_calls": (MixedCalls, lambda: {"x": torch.randn(4, 16)}),
 })

@@ -2,6 +2,8 @@
 //
 //   trace-compile model.pt|model.mlir --target=cpu|cuda -o OUTDIR
 //       [--input-shape ...] [--input-shapes-file F] [--checkpoint-modules RE]
+//       [--no-checkpoint-calls] [--report-checkpoint-calls]
+//       [--checkpoint-policy POLICY[@REGEX]]...
 //       [--dropout-as-identity] [--remat=OPTS | --no-remat] [--schedule=OPTS]
 //       [--fuse=OPTS] [--pipeline=OPTS] [--name NAME]
 //

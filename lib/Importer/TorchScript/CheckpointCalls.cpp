@@ -13,6 +13,7 @@
 #include "CheckpointCalls.h"
 
 #include "trace/Dialect/Trace/IR/TraceDialect.h"
+#include "trace/Dialect/Trace/IR/TraceInterfaces.h"
 #include "trace/Dialect/Trace/IR/TraceOps.h"
 
 #include "mlir/IR/Builders.h"
@@ -94,7 +95,13 @@ mlir::trace::findCheckpointCalls(ArrayRef<StackFrame> frames) {
     if (inner == 0)
       continue; // nothing ran inside: not an op of this call
     CheckpointCallFrame call;
-    ArrayRef<StackFrame> outside = frames.drop_front(i + 1);
+    // PyTorch 2's checkpoint is wrapped by torch._dynamo's disable: its
+    // frames sit between the caller and checkpoint.py.
+    size_t caller = i + 1;
+    while (caller + 1 < frames.size() &&
+           StringRef(frames[caller].file).contains("torch/_dynamo/"))
+      ++caller;
+    ArrayRef<StackFrame> outside = frames.drop_front(caller);
     ArrayRef<StackFrame> inside = frames.take_front(inner);
     call.site = joinFrames(outside);
     call.siteFile = outside.front().file;
@@ -134,8 +141,9 @@ unsigned CheckpointCallRegions::internCall(const CheckpointCallFrame &frame) {
 
 void CheckpointCallRegions::annotate(Operation *op,
                                      SmallVector<CallInstance> chain) {
-  if (!chain.empty())
-    annotations[op] = std::move(chain);
+  // Empty chains too: a module region is inside a call only if every op in
+  // it is.
+  annotations[op] = std::move(chain);
 }
 
 void CheckpointCallRegions::noteModuleRegion(Operation *region,
@@ -218,7 +226,10 @@ CheckpointCallRegions::keyOf(Operation *op, unsigned depth) {
       common = c;
     else if (siteOfCall[common->call] != siteOfCall[c.call] ||
              common->siteVisit != c.siteVisit ||
-             (calls[c.call].function.empty() && common->entered != c.entered))
+             calls[common->call].function.empty() !=
+                 calls[c.call].function.empty() ||
+             (calls[common->call].function.empty() &&
+              common->entered != c.entered))
       all = false;
   });
   if (!all || !common || common->siteDepth >= region->second)
@@ -231,14 +242,6 @@ bool CheckpointCallRegions::sameCall(const Key &a, const Key &b) const {
          a.instance.siteVisit == b.instance.siteVisit &&
          a.moduleForm == b.moduleForm &&
          (!a.moduleForm || a.instance.entered == b.instance.entered);
-}
-
-static int64_t bytesOf(Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor || !tensor.hasStaticShape())
-    return 0;
-  int64_t bits = tensor.getElementType().getIntOrFloatBitWidth();
-  return tensor.getNumElements() * std::max<int64_t>(1, bits / 8);
 }
 
 Operation *CheckpointCallRegions::outline(ArrayRef<Operation *> ops,
@@ -267,6 +270,11 @@ Operation *CheckpointCallRegions::outline(ArrayRef<Operation *> ops,
   llvm::SetVector<Value> inputs;
   SmallVector<Value> results;
   for (Operation *op : ops) {
+    // Every region op of the dialect is isolated from above, so a range's
+    // inputs are its ops' operands.
+    assert((op->getNumRegions() == 0 ||
+            op->hasTrait<OpTrait::IsIsolatedFromAbove>()) &&
+           "a region op that uses values from above");
     for (Value operand : op->getOperands()) {
       Operation *def = operand.getDefiningOp();
       if (!def || !inRange.contains(def))
@@ -310,7 +318,7 @@ Operation *CheckpointCallRegions::outline(ArrayRef<Operation *> ops,
   if (report) {
     int64_t bytes = 0;
     for (Value v : inputs)
-      bytes += bytesOf(v.getType());
+      bytes += getTensorBytes(v.getType());
     InFlightDiagnostic remark = emitRemark(loc);
     remark << "checkpoint call '" << name << "': call site " << call.siteFile
            << ":" << call.siteLine << ", calls ";
@@ -356,34 +364,38 @@ void CheckpointCallRegions::formIn(Block &block, unsigned depth) {
 
     // Back-to-back calls of a function from one line: a new call starts
     // where the container element of the modules called inside changes,
-    // at the op where the function's code starts again.
+    // less the ops the first call ran before its first such module (when
+    // they repeat just before the change).
     SmallVector<std::pair<size_t, std::string>> starts; // (index, container)
-    std::string site = sitePath(keys[i]->instance);
-    auto containerAt = [&](size_t k) {
-      return containerOf(site, enteredPath(keys[k]->instance));
-    };
     starts.push_back({i, ""});
     if (!keys[i]->moduleForm) {
+      std::string site = sitePath(keys[i]->instance);
+      std::vector<std::string> container;
+      for (size_t k = i; k < end; ++k)
+        container.push_back(containerOf(site, enteredPath(keys[k]->instance)));
       std::string current;
+      size_t prefix = 0;
       for (size_t k = i; k < end; ++k) {
-        std::string c = containerAt(k);
-        if (c.empty())
+        const std::string &c = container[k - i];
+        if (c.empty() || c == current)
           continue;
         if (current.empty()) {
           current = c;
           starts.back().second = c;
+          prefix = k - i;
           continue;
         }
-        if (c == current)
-          continue;
-        size_t start = starts.back().first, at = k;
-        for (size_t r = k; r > start; --r) {
-          if (r < k && containerAt(r) == current)
-            break;
-          if (keys[r]->instance.call == keys[start]->instance.call) {
-            at = r;
-            break;
+        size_t at = k;
+        if (k - prefix > starts.back().first) {
+          bool repeats = true;
+          for (size_t q = 0; q < prefix && repeats; ++q) {
+            size_t first = i + q, here = k - prefix + q;
+            repeats = keys[first]->instance.call == keys[here]->instance.call &&
+                      ops[first]->getName() == ops[here]->getName() &&
+                      container[here - i].empty();
           }
+          if (repeats)
+            at = k - prefix;
         }
         starts.push_back({at, c});
         current = c;

@@ -33,6 +33,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -348,7 +349,7 @@ private:
   std::vector<uint64_t> visitStack;       // a number per method call followed
   uint64_t nextVisit = 1;
   llvm::StringMap<SmallVector<CheckpointCallFrame>> callsOfStack;
-  unsigned atenOps = 0, atenOpsWithoutStack = 0;
+  unsigned atenOps = 0, atenOpsWithoutDebugInfo = 0;
   std::string debugInfoError; // the first corrupt debug-info record's error
 };
 
@@ -676,6 +677,10 @@ bool Importer::isCheckpointModule(const jit::Module &m,
 std::vector<TSValue> Importer::importGraph(jit::Graph &graph, jit::Module self,
                                            const std::string &path,
                                            std::vector<TSValue> args) {
+  // The ops created after the graph's nodes (by the caller) are not the
+  // last node's: they get the calls current before the graph.
+  SmallVector<CallInstance> outerCalls = currentCalls;
+  llvm::scope_exit restore([&] { currentCalls = outerCalls; });
   auto inputs = graph.inputs();
   if (inputs.size() != args.size() + 1)
     fail("method of '" + Twine(path) + "' takes " + Twine(inputs.size() - 1) +
@@ -833,8 +838,15 @@ SmallVector<CallInstance> Importer::checkpointCallsOf(const jit::Node *node) {
   bool stack = false;
   c10::optional<jit::SourceRange> generated = recordedRange(node, &stack);
   if (node->kind().is_aten()) {
+    // Read with its debug info, a traced node has its Python stack and a
+    // scripted one its Python source; without, a node only has its place in
+    // the archive's own code (code/__torch__/...).
     ++atenOps;
-    atenOpsWithoutStack += !stack;
+    bool archiveCode = true;
+    if (generated && generated->source())
+      if (auto file = generated->source()->filename())
+        archiveCode = StringRef(*file).starts_with("code/");
+    atenOpsWithoutDebugInfo += !stack && archiveCode;
   }
   if (!generated || !stack)
     return {};
@@ -1554,15 +1566,15 @@ OwningOpRef<ModuleOp> Importer::run(jit::Module &root, StringRef path) {
                   "--checkpoint-modules make regions)"
                 : "");
   else if (options.checkpointCalls) {
-    if (atenOpsWithoutStack > 0)
+    if (atenOpsWithoutDebugInfo > 0)
       emitWarning(fileLoc)
           << "'" << path << "' records no Python stack for "
-          << (atenOpsWithoutStack == atenOps
+          << (atenOpsWithoutDebugInfo == atenOps
                   ? std::string("its ops")
-                  : std::to_string(atenOpsWithoutStack) + " of its " +
+                  : std::to_string(atenOpsWithoutDebugInfo) + " of its " +
                         std::to_string(atenOps) + " aten ops")
           << " (its debug info, the archive's code/**.debug_pkl records, "
-             "is missing, or the model was scripted rather than traced): "
+             "is missing): "
              "torch.utils.checkpoint calls among them cannot be "
              "recognised, so only CheckpointWrapper modules and "
              "--checkpoint-modules make regions there";

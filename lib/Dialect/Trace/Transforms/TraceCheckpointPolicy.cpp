@@ -39,9 +39,10 @@ mlir::trace::parseCheckpointPolicySpec(MLIRContext *context, StringRef text,
     return failure();
   }
   if (!spec.regions.empty()) {
-    llvm::Regex regex("^(" + spec.regions + ")$");
+    // Checked alone first: anchoring `a)|(b` would make it valid.
     std::string why;
-    if (!regex.isValid(why)) {
+    if (!llvm::Regex(spec.regions).isValid(why) ||
+        !llvm::Regex("^(" + spec.regions + ")$").isValid(why)) {
       error = "'" + text.str() + "': invalid regex '" + spec.regions +
               "': " + why;
       return failure();
@@ -74,6 +75,8 @@ mlir::trace::parseCheckpointPolicySpec(MLIRContext *context, StringRef text,
     }
     for (StringRef item : items) {
       item = item.trim();
+      if (item.empty())
+        continue;
       if (key == "save_names") {
         saveNames.insert(item);
         continue;
@@ -95,7 +98,9 @@ mlir::trace::parseCheckpointPolicySpec(MLIRContext *context, StringRef text,
     return items.empty() ? ArrayAttr()
                          : b.getStrArrayAttr(items.getArrayRef());
   };
-  spec.policy = CheckpointPolicyAttr::get(context, list(saveOps), list(saveNames));
+  ArrayAttr ops = list(saveOps);
+  ArrayAttr names = list(saveNames);
+  spec.policy = CheckpointPolicyAttr::get(context, ops, names);
   return spec;
 }
 
@@ -116,13 +121,18 @@ mlir::trace::applyCheckpointPolicies(ModuleOp module,
   }
   SmallVector<CheckpointOp> regions;
   module.walk([&](CheckpointOp region) { regions.push_back(region); });
+  std::vector<std::optional<llvm::Regex>> regexes;
+  for (const CheckpointPolicySpec &spec : specs)
+    regexes.push_back(spec.regions.empty()
+                          ? std::nullopt
+                          : std::optional<llvm::Regex>(std::in_place,
+                                                       "^(" + spec.regions + ")$"));
   std::vector<bool> matched(specs.size(), false);
   for (CheckpointOp region : regions) {
     StringRef name = region.getName().value_or("");
     std::optional<size_t> last;
     for (size_t k = 0; k < specs.size(); ++k) {
-      bool applies = specs[k].regions.empty() ||
-                     llvm::Regex("^(" + specs[k].regions + ")$").match(name);
+      bool applies = !regexes[k] || regexes[k]->match(name);
       if (applies) {
         last = k;
         matched[k] = true;
