@@ -21,7 +21,7 @@
 #include "trace/Importer/TensorBuilder.h"
 #include "trace/Support/ChildProcess.h"
 
-#include "CheckpointCalls.h"
+#include "trace/Importer/CheckpointCalls.h"
 #include "PickleScan.h"
 
 #include "trace/Dialect/Trace/IR/TraceDialect.h"

@@ -10,12 +10,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CheckpointCalls.h"
+#include "trace/Importer/CheckpointCalls.h"
 
 #include "trace/Dialect/Trace/IR/TraceDialect.h"
 #include "trace/Dialect/Trace/IR/TraceInterfaces.h"
 #include "trace/Dialect/Trace/IR/TraceOps.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"

@@ -26,8 +26,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TRACE_LIB_IMPORTER_TORCHSCRIPT_CHECKPOINTCALLS_H
-#define TRACE_LIB_IMPORTER_TORCHSCRIPT_CHECKPOINTCALLS_H
+#ifndef TRACE_IMPORTER_CHECKPOINTCALLS_H
+#define TRACE_IMPORTER_CHECKPOINTCALLS_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
@@ -128,4 +128,4 @@ private:
 
 } // namespace mlir::trace
 
-#endif // TRACE_LIB_IMPORTER_TORCHSCRIPT_CHECKPOINTCALLS_H
+#endif // TRACE_IMPORTER_CHECKPOINTCALLS_H
