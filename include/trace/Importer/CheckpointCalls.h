@@ -109,7 +109,7 @@ private:
   struct Key;
   std::optional<Key> keyOf(Operation *op, unsigned depth);
   void formIn(Block &block, unsigned depth);
-  bool sameCall(const Key &a, const Key &b) const;
+  bool sameCall(const CallInstance &a, const CallInstance &b) const;
   Operation *outline(llvm::ArrayRef<Operation *> ops, const Key &key,
                      llvm::StringRef container);
   std::string sitePath(const CallInstance &c) const;

@@ -225,12 +225,7 @@ CheckpointCallRegions::keyOf(Operation *op, unsigned depth) {
     const CallInstance &c = found->second[depth];
     if (!common)
       common = c;
-    else if (siteOfCall[common->call] != siteOfCall[c.call] ||
-             common->siteVisit != c.siteVisit ||
-             calls[common->call].function.empty() !=
-                 calls[c.call].function.empty() ||
-             (calls[common->call].function.empty() &&
-              common->entered != c.entered))
+    else if (!sameCall(*common, c))
       all = false;
   });
   if (!all || !common || common->siteDepth >= region->second)
@@ -238,11 +233,14 @@ CheckpointCallRegions::keyOf(Operation *op, unsigned depth) {
   return keyFor(*common);
 }
 
-bool CheckpointCallRegions::sameCall(const Key &a, const Key &b) const {
-  return siteOfCall[a.instance.call] == siteOfCall[b.instance.call] &&
-         a.instance.siteVisit == b.instance.siteVisit &&
-         a.moduleForm == b.moduleForm &&
-         (!a.moduleForm || a.instance.entered == b.instance.entered);
+bool CheckpointCallRegions::sameCall(const CallInstance &a,
+                                     const CallInstance &b) const {
+  // One site in one method call; a module call is also one entry into it.
+  bool moduleForm = calls[a.call].function.empty();
+  return siteOfCall[a.call] == siteOfCall[b.call] &&
+         a.siteVisit == b.siteVisit &&
+         moduleForm == calls[b.call].function.empty() &&
+         (!moduleForm || a.entered == b.entered);
 }
 
 Operation *CheckpointCallRegions::outline(ArrayRef<Operation *> ops,
@@ -360,7 +358,7 @@ void CheckpointCallRegions::formIn(Block &block, unsigned depth) {
     }
     size_t end = i + 1;
     while (end < ops.size() && keys[end] &&
-           sameCall(*keys[i], *keys[end]))
+           sameCall(keys[i]->instance, keys[end]->instance))
       ++end;
 
     // Back-to-back calls of a function from one line: a new call starts
