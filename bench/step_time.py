@@ -72,6 +72,10 @@ PLANS = [
     # CPU only (a trace-cpu-pipeline option): every temporary its own
     # allocation, as before trace-plan-buffers.
     ("trace-mlir, min-cut, a malloc per buffer", ["--pipeline=plan-buffers=0"]),
+    # The same GPT traced with checkpoint(block, h, use_reentrant=False) per
+    # block (fixture_models.CallingGPT): a region per call, from the import.
+    ("trace-mlir, checkpoint calls, no remat", ["--no-remat"]),
+    ("trace-mlir, checkpoint calls, min-cut", []),
 ]
 TORCH_VARIANTS = ["eager", "eager, checkpointed blocks", "torch.compile"]
 TOLERANCE = {"cpu": (1e-3, 1e-5), "cuda": (1e-2, 1e-4)}
@@ -345,27 +349,38 @@ def prepare(args, directory):
         json.dump(cfg, f)
     model, inputs = make_model(cfg, checkpoint=False), make_inputs(cfg)
     torch.save(model.state_dict(), os.path.join(directory, "state.pt"))
-    pt = os.path.join(directory, "gpt.pt")
-    torch.jit.trace(model, (inputs["idx"], inputs["targets"]),
-                    check_trace=False).save(pt)
-    with open(os.path.join(directory, "gpt.shapes"), "w") as f:
-        for n, t in inputs.items():
-            f.write(f"{n}={'x'.join(map(str, t.shape))}xi64\n")
+    # The plain GPT, and the same weights in the GPT that checkpoints each
+    # block with a torch.utils.checkpoint call (same state_dict keys).
+    calling = fixture_models.CallingGPT(
+        "module", vocab=cfg["vocab"], block_size=cfg["T"], d_model=cfg["C"],
+        n_head=cfg["H"], n_layer=cfg["layers"], dropout=0.0)
+    calling.load_state_dict(model.state_dict())
+    calling.train()
+    for name, m in (("gpt", model), ("gpt_calls", calling)):
+        torch.jit.trace(m, (inputs["idx"], inputs["targets"]),
+                        check_trace=False).save(os.path.join(directory, name + ".pt"))
+        with open(os.path.join(directory, name + ".shapes"), "w") as f:
+            for n, t in inputs.items():
+                f.write(f"{n}={'x'.join(map(str, t.shape))}xi64\n")
     seconds = {}
     # The CPU libraries run here; the CUDA ones on the GPU machine's CPU.
     host = ["--host-cpu=native"] if args.device == "cpu" else []
     for label, flags in selected_plans(args.plans, args.device):
         out = os.path.join(directory, plan_dir(label))
+        pt = os.path.join(directory,
+                          "gpt_calls.pt" if "checkpoint calls" in label else "gpt.pt")
         start = time.perf_counter()
         subprocess.run([os.path.join(args.build, "bin", "trace-compile"), pt,
-                        f"--target={args.device}", "-o", out] + host + flags,
+                        f"--target={args.device}", "-o", out, "--name=gpt"]
+                       + host + flags,
                        check=True, stdout=subprocess.DEVNULL)
         seconds[label] = time.perf_counter() - start
         # Only the library and its header travel to the GPU machine.
         shutil.rmtree(os.path.join(out, "build"), ignore_errors=True)
     with open(os.path.join(directory, "compile-seconds.json"), "w") as f:
         json.dump(seconds, f)
-    os.remove(pt)  # the libraries and state.pt are all --run needs
+    for name in ("gpt", "gpt_calls"):  # the libraries and state.pt are all --run needs
+        os.remove(os.path.join(directory, name + ".pt"))
     return seconds
 
 
