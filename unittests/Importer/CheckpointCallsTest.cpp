@@ -167,6 +167,20 @@ constexpr const char *kChain = R"mlir(
   }
 )mlir";
 
+/// A call at model.py:20 in forward: of a module when `function` is empty.
+CheckpointCallFrame callAtLine20(const std::string &function,
+                                 const std::string &callee,
+                                 unsigned moduleCallsInside) {
+  CheckpointCallFrame call;
+  call.site = "model.py(20): forward\n";
+  call.siteFile = "model.py";
+  call.siteLine = 20;
+  call.function = function;
+  call.callee = callee;
+  call.moduleCallsInside = moduleCallsInside;
+  return call;
+}
+
 TEST_F(FormRegions, ModuleCallsFromOneLine) {
   // checkpoint(block, h) over blocks.0 (neg, sin) and blocks.1 (neg, sin):
   // one line, so one site; each call enters its block.
@@ -174,13 +188,7 @@ TEST_F(FormRegions, ModuleCallsFromOneLine) {
   CheckpointCallRegions regions;
   regions.noteMethodCall(1, "blocks.0", "Block");
   regions.noteMethodCall(2, "blocks.1", "Block");
-  CheckpointCallFrame call;
-  call.site = "model.py(20): forward\n";
-  call.siteFile = "model.py";
-  call.siteLine = 20;
-  call.callee = "block.py(3): forward\n";
-  call.moduleCallsInside = 1;
-  unsigned c = regions.internCall(call);
+  unsigned c = regions.internCall(callAtLine20("", "block.py(3): forward\n", 1));
   for (int k = 0; k < 4; ++k)
     regions.annotate(ops[k], {CallInstance{c, 0, k < 2 ? 1u : 2u, 0}});
   regions.annotate(ops[4], {});
@@ -200,17 +208,10 @@ TEST_F(FormRegions, FunctionCallsSplitAtTheirFirstOp) {
   CheckpointCallRegions regions;
   regions.noteMethodCall(1, "layers.0", "Linear");
   regions.noteMethodCall(2, "layers.1", "Linear");
-  CheckpointCallFrame lambda;
-  lambda.site = "model.py(20): forward\n";
-  lambda.siteFile = "model.py";
-  lambda.siteLine = 20;
-  lambda.function = "<lambda>";
-  lambda.callee = "model.py(20): <lambda>\n";
-  CheckpointCallFrame layer = lambda;
-  layer.callee = "linear.py(1): forward\n" + lambda.callee;
-  layer.moduleCallsInside = 1;
-  unsigned inLambda = regions.internCall(lambda);
-  unsigned inLayer = regions.internCall(layer);
+  std::string lambda = "model.py(20): <lambda>\n";
+  unsigned inLambda = regions.internCall(callAtLine20("<lambda>", lambda, 0));
+  unsigned inLayer = regions.internCall(
+      callAtLine20("<lambda>", "linear.py(1): forward\n" + lambda, 1));
   regions.annotate(ops[0], {CallInstance{inLambda, 0, 0, 0}});
   regions.annotate(ops[1], {CallInstance{inLayer, 0, 1, 0}});
   regions.annotate(ops[2], {CallInstance{inLambda, 0, 0, 0}});

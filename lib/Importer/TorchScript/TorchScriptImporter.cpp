@@ -261,7 +261,8 @@ public:
 
 private:
   // Locations and errors ------------------------------------------------------
-  Location locationOf(const jit::Node *node, const std::string &path);
+  Location locationOf(const c10::optional<jit::SourceRange> &range,
+                      const std::string &path);
   /// The Python stack a traced node was recorded under (`stack` set), else
   /// its range in the archive's code; none when its debug info is corrupt.
   c10::optional<jit::SourceRange> recordedRange(const jit::Node *node,
@@ -316,7 +317,10 @@ private:
 
   // torch.utils.checkpoint calls (CheckpointCalls.h) -------------------------
   /// The checkpoint calls `node` ran under, from its recorded stack.
-  SmallVector<CallInstance> checkpointCallsOf(const jit::Node *node);
+  /// `range` and `stack`: recordedRange's.
+  SmallVector<CallInstance>
+  checkpointCallsOf(const jit::Node *node,
+                    const c10::optional<jit::SourceRange> &range, bool stack);
   /// Gives every op the builder inserts the calls of the node being imported.
   struct Annotator final : OpBuilder::Listener {
     explicit Annotator(Importer &importer) : importer(importer) {}
@@ -376,9 +380,9 @@ Importer::recordedRange(const jit::Node *node, bool *stack) {
   }
 }
 
-Location Importer::locationOf(const jit::Node *node, const std::string &path) {
+Location Importer::locationOf(const c10::optional<jit::SourceRange> &range,
+                               const std::string &path) {
   Location loc = UnknownLoc::get(ctx);
-  c10::optional<jit::SourceRange> range = recordedRange(node);
   if (auto flc = range ? range->file_line_col() : c10::nullopt) {
     auto [file, line, col] = *flc;
     loc = FileLineColLoc::get(ctx, file, line, col + 1);
@@ -834,9 +838,10 @@ bool Importer::tryFold(jit::Node *node) {
   return true;
 }
 
-SmallVector<CallInstance> Importer::checkpointCallsOf(const jit::Node *node) {
-  bool stack = false;
-  c10::optional<jit::SourceRange> generated = recordedRange(node, &stack);
+SmallVector<CallInstance>
+Importer::checkpointCallsOf(const jit::Node *node,
+                            const c10::optional<jit::SourceRange> &generated,
+                            bool stack) {
   if (node->kind().is_aten()) {
     // Read with its debug info, a traced node has its Python stack and a
     // scripted one its Python source; without, a node only has its place in
@@ -876,10 +881,12 @@ SmallVector<CallInstance> Importer::checkpointCallsOf(const jit::Node *node) {
 }
 
 void Importer::importNode(jit::Node *node, const std::string &path) {
-  tb.setLoc(locationOf(node, path));
+  bool stack = false;
+  c10::optional<jit::SourceRange> range = recordedRange(node, &stack);
+  tb.setLoc(locationOf(range, path));
   currentCalls.clear();
   if (options.checkpointCalls)
-    currentCalls = checkpointCallsOf(node);
+    currentCalls = checkpointCallsOf(node, range, stack);
   currentPath = path;
   tb.setErrorSuffix(path.empty() ? "" : " [module '" + path + "']");
   c10::Symbol kind = node->kind();
