@@ -79,6 +79,10 @@ void trace::buildCPUPipeline(OpPassManager &pm,
   // BLAS calls, which look for a fresh allocation to overwrite).
   if (options.planBuffers)
     pm.addNestedPass<func::FuncOp>(trace::createTracePlanBuffersPass());
+  // A function per loop nest, shared by identical nests: LLVM's time then
+  // grows with the distinct kernels, not with one function holding them all.
+  if (options.outlineKernels && !options.gpuKernels)
+    pm.addPass(trace::createTraceOutlineKernelsPass());
   // Everything else to loops.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   if (options.approximateMath)

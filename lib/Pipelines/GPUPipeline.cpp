@@ -77,6 +77,9 @@ void trace::buildGPUPipeline(OpPassManager &pm,
   buildGPUKernelsFront(pm, options.cublas ? "cuda" : "", map);
   pm.addPass(trace::createTraceGPUDeviceMemoryPass());
   pm.addPass(createGpuKernelOutliningPass());
+  // Launches of identical kernels (every layer of a repeated block) launch
+  // one: the PTX and the NVPTX back end's work grow with distinct bodies.
+  pm.addPass(trace::createTraceDedupeGPUKernelsPass());
   pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
 
   // 4. NVVM and PTX: upstream's gpu-lower-to-nvvm-pipeline step by step

@@ -113,6 +113,12 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
                      "liveness (trace-plan-buffers) instead of allocating "
                      "each"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> outlineKernels{
+      *this, "outline-kernels",
+      llvm::cl::desc("Give each loop nest a function of its own, one per "
+                     "distinct body (trace-outline-kernels), so LLVM "
+                     "compiles many small functions, each once"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> gpuKernels{
       *this, "gpu-kernels",
       llvm::cl::desc("Form the kernels trace-gpu-pipeline forms and run "

@@ -325,37 +325,88 @@ LogicalResult WrapperBuilder::wrap(const Function &fn) {
     LLVM::CallOp::create(b, loc, *synchronize, ValueRange{nullStream});
 
   // Free each buffer the call allocated, once (two results may share one),
-  // and never a caller's input (a result may be an argument returned).
+  // and never a caller's input (a result may be an argument returned). A
+  // loop over two stack arrays: unrolled, the comparisons of every result
+  // with every earlier one and every input were quadratic code, and most of
+  // a deep model's compile time.
   Region &body = wrapper.getBody();
-  for (auto [i, buffer] : llvm::enumerate(allocated)) {
-    Value seen;
-    auto orEqual = [&](Value other) {
-      Value equal = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
-                                         buffer, other);
-      seen = seen ? LLVM::OrOp::create(b, loc, seen, equal).getResult()
-                  : equal;
-    };
-    for (Value earlier : ArrayRef<Value>(allocated).take_front(i))
-      orEqual(earlier);
-    for (Value input : inputs)
-      orEqual(input);
-    Block *current = b.getInsertionBlock();
-    Block *freeBlock = b.createBlock(&body);
-    SmallVector<Value> freeOperands = {buffer};
-    if (memory == Memory::CUDADevice)
-      freeOperands.push_back(nullStream);
-    LLVM::CallOp::create(b, loc, *release, freeOperands);
-    Block *next = b.createBlock(&body);
-    b.setInsertionPointToEnd(freeBlock);
-    LLVM::BrOp::create(b, loc, ValueRange{}, next);
-    b.setInsertionPointToEnd(current);
-    if (seen)
-      LLVM::CondBrOp::create(b, loc, seen, next, ValueRange{}, freeBlock,
-                             ValueRange{});
-    else
-      LLVM::BrOp::create(b, loc, ValueRange{}, freeBlock);
-    b.setInsertionPointToEnd(next);
-  }
+  auto storeAll = [&](ValueRange values) {
+    Value count = constant(loc, std::max<int64_t>(values.size(), 1));
+    Value array = LLVM::AllocaOp::create(b, loc, ptr, ptr, count);
+    for (auto [i, value] : llvm::enumerate(values)) {
+      Value slot = LLVM::GEPOp::create(b, loc, ptr, ptr, array,
+                                       ArrayRef<LLVM::GEPArg>{int32_t(i)});
+      LLVM::StoreOp::create(b, loc, value, slot);
+    }
+    return array;
+  };
+  Value allocatedArray = storeAll(allocated);
+  Value inputArray = storeAll(inputs);
+  Value one = constant(loc, 1);
+  Value resultCount = constant(loc, allocated.size());
+  Value inputCount = constant(loc, inputs.size());
+  auto load = [&](Value array, Value index) -> Value {
+    Value slot = LLVM::GEPOp::create(b, loc, ptr, ptr, array, index);
+    return LLVM::LoadOp::create(b, loc, ptr, slot);
+  };
+  auto increment = [&](Value index) -> Value {
+    return LLVM::AddOp::create(b, loc, index, one);
+  };
+  auto less = [&](Value lhs, Value rhs) -> Value {
+    return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::slt, lhs, rhs);
+  };
+  Block *outer = b.createBlock(&body, body.end(), {i64}, {loc});
+  Block *visit = b.createBlock(&body);
+  Block *scanResults = b.createBlock(&body, body.end(), {i64}, {loc});
+  Block *compareResult = b.createBlock(&body);
+  Block *startInputs = b.createBlock(&body);
+  Block *scanInputs = b.createBlock(&body, body.end(), {i64}, {loc});
+  Block *compareInput = b.createBlock(&body);
+  Block *freeBlock = b.createBlock(&body);
+  Block *next = b.createBlock(&body);
+  Block *exit = b.createBlock(&body);
+  b.setInsertionPointToEnd(entry);
+  LLVM::BrOp::create(b, loc, ValueRange{zero}, outer);
+  // for i in results:
+  b.setInsertionPointToEnd(outer);
+  Value i = outer->getArgument(0);
+  LLVM::CondBrOp::create(b, loc, less(i, resultCount), visit, exit);
+  b.setInsertionPointToEnd(visit);
+  Value buffer = load(allocatedArray, i);
+  LLVM::BrOp::create(b, loc, ValueRange{zero}, scanResults);
+  //   skip it if an earlier result is the same buffer,
+  b.setInsertionPointToEnd(scanResults);
+  Value j = scanResults->getArgument(0);
+  LLVM::CondBrOp::create(b, loc, less(j, i), compareResult, startInputs);
+  b.setInsertionPointToEnd(compareResult);
+  Value sameResult = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
+                                          buffer, load(allocatedArray, j));
+  Value nextJ = increment(j);
+  LLVM::CondBrOp::create(b, loc, sameResult, next, ValueRange{}, scanResults,
+                         ValueRange{nextJ});
+  //   or if it is an input;
+  b.setInsertionPointToEnd(startInputs);
+  LLVM::BrOp::create(b, loc, ValueRange{zero}, scanInputs);
+  b.setInsertionPointToEnd(scanInputs);
+  Value k = scanInputs->getArgument(0);
+  LLVM::CondBrOp::create(b, loc, less(k, inputCount), compareInput, freeBlock);
+  b.setInsertionPointToEnd(compareInput);
+  Value sameInput = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
+                                         buffer, load(inputArray, k));
+  Value nextK = increment(k);
+  LLVM::CondBrOp::create(b, loc, sameInput, next, ValueRange{}, scanInputs,
+                         ValueRange{nextK});
+  //   free it otherwise.
+  b.setInsertionPointToEnd(freeBlock);
+  SmallVector<Value> freeOperands = {buffer};
+  if (memory == Memory::CUDADevice)
+    freeOperands.push_back(nullStream);
+  LLVM::CallOp::create(b, loc, *release, freeOperands);
+  LLVM::BrOp::create(b, loc, ValueRange{}, next);
+  b.setInsertionPointToEnd(next);
+  Value nextI = increment(i);
+  LLVM::BrOp::create(b, loc, ValueRange{nextI}, outer);
+  b.setInsertionPointToEnd(exit);
   LLVM::ReturnOp::create(b, loc, ValueRange{});
   return success();
 }

@@ -13,6 +13,7 @@
 #ifdef TRACE_HAVE_TORCHSCRIPT
 #include "trace/Importer/TorchScript.h"
 #endif
+#include "trace/Codegen/CPU/Passes.h"
 #include "trace/Dialect/Trace/IR/TraceDialect.h"
 #include "trace/Dialect/Trace/Transforms/CheckpointPolicy.h"
 #include "trace/Dialect/Trace/Transforms/Passes.h"
@@ -22,6 +23,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -191,6 +193,17 @@ OwningOpRef<ModuleOp> importModel(MLIRContext *context,
 #endif
 
 /// Writes the PTX of every gpu.binary into `dir`.
+/// The distinct kernels (trace-outline-kernels) of the lowered CPU module
+/// and the calls that launch them.
+void countCPUKernels(ModuleOp module, unsigned &kernels, unsigned &launches) {
+  for (auto fn : module.getOps<LLVM::LLVMFuncOp>())
+    kernels += !fn.isExternal() && isKernelName(fn.getSymName());
+  module.walk([&](LLVM::CallOp call) {
+    std::optional<StringRef> callee = call.getCallee();
+    launches += callee && isKernelName(*callee);
+  });
+}
+
 LogicalResult writeKernels(ModuleOp module, StringRef dir, unsigned &count) {
   count = 0;
   if (std::error_code ec = llvm::sys::fs::create_directory(dir)) {
@@ -429,9 +442,14 @@ int mlir::trace::compileTrainingStep(const TraceCompileOptions &options) {
       failed(writeModule(*module, staging.file(cuda ? "06-cuda.mlir"
                                                     : "06-cpu.mlir"))))
     return 1;
-  unsigned kernels = 0;
-  if (cuda && failed(writeKernels(*module, staging.file("kernels"), kernels)))
-    return 1;
+  unsigned kernels = 0, launches = 0;
+  if (cuda) {
+    if (failed(writeKernels(*module, staging.file("kernels"), kernels)))
+      return 1;
+    module->walk([&](gpu::LaunchFuncOp) { ++launches; });
+  } else {
+    countCPUKernels(*module, kernels, launches);
+  }
 
   // 7. The header, the host object, the shared library.
   start = Clock::now();
@@ -454,13 +472,36 @@ int mlir::trace::compileTrainingStep(const TraceCompileOptions &options) {
     error("cannot write '" + headerPath + "': " + toString(std::move(err)));
     return 1;
   }
+  capi::ObjectOptions objectOptions;
+  objectOptions.hostCPU = options.hostCPU;
+  objectOptions.jobs = options.jobs;
+  objectOptions.cacheDir = options.cacheDir;
+  std::vector<capi::ObjectFile> compiled;
   std::string message;
-  std::string object = buildFile(name + ".host.o");
-  if (failed(capi::emitObjectFile(*module, object, options.hostCPU,
+  if (failed(capi::compileObjects(*module, objectOptions, compiled,
                                   message))) {
     error(message);
     return 1;
   }
+  std::vector<std::string> objects;
+  unsigned cached = 0;
+  for (const capi::ObjectFile &object : compiled) {
+    objects.push_back(buildFile(object.name + ".o"));
+    cached += object.cached;
+    if (llvm::Error err = llvm::writeToOutput(
+            objects.back(), [&](raw_ostream &os) -> llvm::Error {
+              os << object.object->getBuffer();
+              return llvm::Error::success();
+            })) {
+      error("cannot write '" + objects.back() +
+            "': " + toString(std::move(err)));
+      return 1;
+    }
+  }
+  if (options.verbose)
+    llvm::errs() << "trace-compile: objects: " << compiled.size() << " ("
+                 << cached << " from the cache): "
+                 << llvm::format("%.2f s\n", seconds(start));
   capi::LinkOptions link;
   link.compilerDriver = cxx;
   link.logPath = buildFile("link.log");
@@ -484,7 +525,7 @@ int mlir::trace::compileTrainingStep(const TraceCompileOptions &options) {
   }
   link.libraries.push_back("-lm");
   link.libraries.push_back("-lstdc++");
-  if (failed(capi::linkSharedLibrary(*api, object,
+  if (failed(capi::linkSharedLibrary(*api, objects,
                                      staging.file("lib" + name + ".so"), link,
                                      message))) {
     error(message);
@@ -499,9 +540,7 @@ int mlir::trace::compileTrainingStep(const TraceCompileOptions &options) {
     return 1;
   llvm::outs() << "trace-compile: wrote " << out << ": "
                << api->functions.size() << " functions in lib" << name
-               << ".so";
-  if (cuda)
-    llvm::outs() << ", " << kernels << " kernels";
-  llvm::outs() << "\n";
+               << ".so, " << kernels << " kernels for " << launches
+               << " launches\n";
   return 0;
 }

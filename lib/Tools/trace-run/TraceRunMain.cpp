@@ -8,9 +8,10 @@
 // runs (trace-training-step: autodiff, remat, schedule, fuse), so
 // @forward_grad, @forward_fwd and @forward_bwd are those trace-compile
 // compiles. Lowers the module with the CPU pipeline (trace-cpu-pipeline),
-// JIT-compiles it with MLIR's ExecutionEngine and calls the entry function
-// on inputs read from .npy files or generated from a seed. Results are printed, written as
-// .npy, and/or compared against expected .npy files; the first mismatch
+// compiles it as trace-compile does (a kernel per object, in parallel,
+// optionally cached), links the objects in ORC's LLJIT and calls the entry
+// function on inputs read from .npy files or generated from a seed. Results
+// are printed, written as .npy, and/or compared against expected .npy files; the first mismatch
 // exits with 1 and names the worst element.
 //
 // Arguments and results are named by their `trace.name` attribute (the
@@ -24,11 +25,10 @@
 #include "trace/Runtime/CPURuntime.h"
 #include "trace/Support/HostTensor.h"
 #include "trace/Support/ParseGuard.h"
+#include "trace/Target/CAPI/CAPI.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/AsmState.h"
@@ -41,7 +41,9 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
@@ -67,6 +69,40 @@ struct Slot {
   RankedTensorType type;
   DType dtype;
 };
+
+std::string packedName(StringRef function) {
+  return ("_trace_packed_" + function).str();
+}
+
+/// `void _trace_packed_F(void **args)`: calls F with the value args[i]
+/// points to as its i-th argument and stores the result where
+/// args[#arguments] points, as MLIR's ExecutionEngine packs a function (its
+/// helper is not exported; trace-run now links objects itself).
+void addPackedEntry(llvm::Module &module, StringRef function) {
+  llvm::Function *callee = module.getFunction(function);
+  if (!callee)
+    return; // reported as a failed lookup of the packed name
+  llvm::LLVMContext &context = module.getContext();
+  llvm::IRBuilder<> builder(context);
+  auto *type = llvm::FunctionType::get(builder.getVoidTy(),
+                                       {builder.getPtrTy()}, false);
+  auto *packed = llvm::Function::Create(
+      type, llvm::GlobalValue::ExternalLinkage, packedName(function), module);
+  builder.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", packed));
+  llvm::Value *list = packed->getArg(0);
+  auto slot = [&](uint64_t index) {
+    llvm::Value *at =
+        builder.CreateGEP(builder.getPtrTy(), list, builder.getInt64(index));
+    return builder.CreateLoad(builder.getPtrTy(), at);
+  };
+  SmallVector<llvm::Value *> args;
+  for (llvm::Argument &arg : callee->args())
+    args.push_back(builder.CreateLoad(arg.getType(), slot(arg.getArgNo())));
+  llvm::Value *result = builder.CreateCall(callee, args);
+  if (!result->getType()->isVoidTy())
+    builder.CreateStore(result, slot(callee->arg_size()));
+  builder.CreateRetVoid();
+}
 
 int fail(const llvm::Twine &message) {
   llvm::errs() << "trace-run: error: " << message << "\n";
@@ -507,27 +543,39 @@ int mlir::trace::runTraceFunction(const TraceRunOptions &options) {
   if (failed(pm.run(*module)))
     return fail("lowering " + inputFile + " for the CPU failed");
 
-  // Optimize for this machine: without its TargetMachine LLVM's cost model
-  // sees no vector registers and the loop vectorizer does nothing.
-  auto machineBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!machineBuilder)
-    return fail("cannot describe the host CPU: " +
-                toString(machineBuilder.takeError()));
-  machineBuilder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
-  auto targetMachine = machineBuilder->createTargetMachine();
-  if (!targetMachine)
-    return fail("cannot create a target machine for the host: " +
-                toString(targetMachine.takeError()));
-  ExecutionEngineOptions engineOptions;
-  auto transformer = makeOptimizingTransformer(
-      /*optLevel=*/3, /*sizeLevel=*/0, targetMachine->get());
-  engineOptions.transformer = transformer;
-  engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
-  auto engine = ExecutionEngine::create(*module, engineOptions,
-                                        std::move(*targetMachine));
-  if (!engine)
-    return fail("JIT compilation failed: " + toString(engine.takeError()));
-  (*engine)->initialize();
+  // Compile as trace-compile does (a kernel per object, in parallel,
+  // optionally cached), for this machine, and link the objects in ORC's
+  // JIT. The runtimes (OpenBLAS gemms, memrefCopy, libm) are this
+  // process's.
+  capi::ObjectOptions objectOptions;
+  objectOptions.hostCPU = "native";
+  objectOptions.jobs = options.jobs;
+  objectOptions.cacheDir = options.cacheDir;
+  objectOptions.prepare = [&](llvm::Module &llvmModule) {
+    addPackedEntry(llvmModule, entrySymbol);
+  };
+  std::vector<capi::ObjectFile> objects;
+  std::string message;
+  if (failed(capi::compileObjects(*module, objectOptions, objects, message)))
+    return fail(message);
+  auto jit = llvm::orc::LLJITBuilder().create();
+  if (!jit)
+    return fail("cannot create the JIT: " + toString(jit.takeError()));
+  auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+      (*jit)->getDataLayout().getGlobalPrefix());
+  if (!process)
+    return fail("cannot search this process's symbols: " +
+                toString(process.takeError()));
+  (*jit)->getMainJITDylib().addGenerator(std::move(*process));
+  for (capi::ObjectFile &object : objects)
+    if (llvm::Error error = (*jit)->addObjectFile(std::move(object.object)))
+      return fail("cannot load the object of " + object.name + ": " +
+                  toString(std::move(error)));
+  auto entryAddress = (*jit)->lookup(packedName(entrySymbol));
+  if (!entryAddress)
+    return fail("JIT compilation failed: " +
+                toString(entryAddress.takeError()));
+  auto *packedEntry = entryAddress->toPtr<void (*)(void **)>();
 
   // Packed call: one pointer per scalar of every argument descriptor, then
   // one to the storage of the returned descriptors.
@@ -567,10 +615,7 @@ int mlir::trace::runTraceFunction(const TraceRunOptions &options) {
     }
   };
   auto call = [&]() -> bool {
-    if (llvm::Error error = (*engine)->invokePacked(entrySymbol, packed)) {
-      fail("calling @" + entrySymbol + ": " + toString(std::move(error)));
-      return false;
-    }
+    packedEntry(packed.data());
     return true;
   };
   if (!call())

@@ -8,6 +8,13 @@
 
 namespace mlir::trace {
 
+/// Kernel functions (`trace-outline-kernels`) are named this prefix and a
+/// hash of their body.
+inline constexpr llvm::StringLiteral kKernelPrefix = "trace_kernel_";
+inline bool isKernelName(llvm::StringRef name) {
+  return name.starts_with(kKernelPrefix);
+}
+
 // Each pass file includes the dialects its pass depends on.
 #define GEN_PASS_DECL
 #include "trace/Codegen/CPU/Passes.h.inc"

@@ -55,4 +55,34 @@ def TraceGPULaunchesOnCPUPass : Pass<"trace-gpu-launches-on-cpu", "func::FuncOp"
   ];
 }
 
+def TraceOutlineKernelsPass : Pass<"trace-outline-kernels", "ModuleOp"> {
+  let summary = "Give each loop nest a function of its own, one per distinct body";
+  let description = [{
+    The CPU analogue of GPU kernel outlining, run on buffers before
+    `convert-linalg-to-loops`: every linalg op left in a function (a fused
+    elementwise nest, a reduction, a fill, a copy; BLAS calls are calls
+    already) moves into a private `func.func @trace_kernel_<hash>` that
+    takes the op's buffers, and any other values it reads, as arguments.
+    Constants the op reads are cloned into the kernel, so LLVM still sees
+    them. The host function keeps a `func.call` per nest.
+
+    Two nests whose kernels print the same (the same ops, types and
+    attributes, up to the buffers they are given) share one kernel: every
+    layer of a repeated block calls the same functions, so LLVM optimizes
+    and the code generator emits each body once, however deep the model.
+    The name is a hash of the body, so the same kernel has the same name in
+    every module (`trace-compile --cache-dir` keys its object cache on it).
+
+    Kernels carry LLVM's `noinline`: inlined back, they would make one
+    function of the whole step again, whose loop passes grow faster than
+    linearly with its size (the reason for this pass: a 12-layer GPT took
+    8 minutes in LLVM before it).
+  }];
+  let options = [
+    Option<"dedupe", "dedupe", "bool", /*default=*/"true",
+           "Let nests with identical bodies share one kernel">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 #endif // TRACE_CODEGEN_CPU_PASSES_TD

@@ -113,4 +113,18 @@ def TraceGPUDeviceMemoryPass : Pass<"trace-gpu-device-memory", "ModuleOp"> {
   ];
 }
 
+def TraceDedupeGPUKernelsPass : Pass<"trace-dedupe-gpu-kernels", "ModuleOp"> {
+  let summary = "Keep one gpu.module per distinct kernel body";
+  let description = [{
+    Runs after `gpu-kernel-outlining`, which makes a `gpu.module` of every
+    launch. Two modules whose kernels are the same (the same ops, types
+    and attributes; the names aside) are one kernel: every launch of the
+    second launches the first, and the second is erased. Every layer of a
+    repeated block launches the same kernels, so the PTX holds each body
+    once and the NVPTX back end compiles it once, however deep the model.
+    Upstream's outlining dedupes nothing: it names a module after its
+    launch.
+  }];
+}
+
 #endif // TRACE_CODEGEN_GPU_PASSES_TD

@@ -13,8 +13,9 @@
 //     descriptors, calls the lowered function, copies each result into the
 //     caller's buffer and frees what the call allocated;
 //  3. printCHeader: the declarations and their documentation;
-//  4. emitObjectFile and linkSharedLibrary: the host object and the shared
-//     library exporting only the C functions.
+//  4. compileObjects and linkSharedLibrary: the objects (a kernel each, in
+//     parallel, cached) and the shared library exporting only the C
+//     functions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +26,14 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Support/LLVM.h"
 
+#include "llvm/Support/MemoryBuffer.h"
+
+namespace llvm {
+class Module;
+} // namespace llvm
+
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -78,11 +87,36 @@ LogicalResult addCWrappers(ModuleOp module, const Interface &api);
 /// `source` names the model in the header's first comment.
 void printCHeader(raw_ostream &os, const Interface &api, StringRef source);
 
-/// Translates `module` (LLVM dialect) to LLVM IR, optimizes it at -O2 and
-/// writes a position-independent object file for this host, tuned for
-/// `hostCPU` ("generic" or "native"). Fails with a message.
-LogicalResult emitObjectFile(ModuleOp module, StringRef path,
-                             StringRef hostCPU, std::string &error);
+/// How compileObjects builds the objects.
+struct ObjectOptions {
+  std::string hostCPU = "generic"; ///< "generic", "native" or a CPU name
+  unsigned jobs = 0;               ///< threads; 0: one per core
+  std::string cacheDir; ///< objects by content hash; empty: no cache
+  /// Called on the whole LLVM module before the split (trace-run adds its
+  /// packed entry point there, which goes with the host code).
+  std::function<void(llvm::Module &)> prepare;
+};
+
+/// One compiled unit: a kernel (trace-outline-kernels) or the host code.
+struct ObjectFile {
+  std::string name; ///< the kernel's symbol, or "host"
+  std::unique_ptr<llvm::MemoryBuffer> object;
+  bool cached = false; ///< read from the cache, not compiled
+};
+
+/// Translates `module` (LLVM dialect) to LLVM IR and splits it: each
+/// kernel function into a module of its own, everything else into the
+/// host module (symbols that were internal become hidden, so the objects
+/// link). The units are optimized at -O2 (the host code, when there are
+/// kernels, without the vectorizers: it has no loops then, and the SLP
+/// vectorizer's time grows with the length of its straight-line code) and compiled to
+/// position-independent objects for this machine's triple and `hostCPU`,
+/// in parallel. With a cache directory, a unit whose bitcode, target and
+/// compiler were compiled before is read back instead. Fails with a
+/// message.
+LogicalResult compileObjects(ModuleOp module, const ObjectOptions &options,
+                             std::vector<ObjectFile> &objects,
+                             std::string &error);
 
 /// What linkSharedLibrary links besides the object.
 struct LinkOptions {
@@ -91,10 +125,12 @@ struct LinkOptions {
   std::string logPath; ///< the driver's output goes here
 };
 
-/// Links `object` into the shared library `output`, exporting only the C
-/// functions of `api` (a version script written next to `object`). Fails
-/// with a message that holds the command and its output.
-LogicalResult linkSharedLibrary(const Interface &api, StringRef object,
+/// Links `objects` into the shared library `output`, exporting only the C
+/// functions of `api` (a version script, exports.map, written next to the
+/// first object).
+/// Fails with a message that holds the command and its output.
+LogicalResult linkSharedLibrary(const Interface &api,
+                                ArrayRef<std::string> objects,
                                 StringRef output, const LinkOptions &options,
                                 std::string &error);
 

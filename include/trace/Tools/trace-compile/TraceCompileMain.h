@@ -49,6 +49,11 @@ struct TraceCompileOptions {
 
   /// "generic" (any x86-64) or "native": the CPU the host code targets.
   std::string hostCPU = "generic";
+  /// Threads that compile the objects (0: one per core).
+  unsigned jobs = 0;
+  /// A directory of compiled objects by content hash, shared between runs
+  /// and models (empty: none).
+  std::string cacheDir;
   /// The compiler driver that links the library (default: LLVM 22's
   /// clang++, else c++).
   std::string compilerDriver;

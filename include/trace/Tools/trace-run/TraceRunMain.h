@@ -39,6 +39,10 @@ struct TraceRunOptions {
   std::optional<std::string> trainingStep;
   /// Prints no result summary.
   bool quiet = false;
+  /// Threads that compile the objects (0: one per core), and the object
+  /// cache (empty: none), as trace-compile's -j and --cache-dir.
+  unsigned jobs = 0;
+  std::string cacheDir;
 };
 
 /// Runs as `options` say; returns the exit status: 0, or 1 after printing
