@@ -62,7 +62,7 @@ class WidthMLP(nn.Module):
     def forward(self, x):
         for layer in self.layers:
             x = torch.tanh(layer(x))
-        return x.square().mean()
+        return (x * x).mean()
 
 
 def save_gpt(directory, layers):

@@ -70,7 +70,12 @@ struct TraceOutlineKernelsPass final
     SmallVector<linalg::LinalgOp> nests;
     for (auto func : module.getOps<func::FuncOp>())
       if (!func.isExternal() && !trace::isKernelName(func.getSymName()))
-        func.walk([&](linalg::LinalgOp nest) { nests.push_back(nest); });
+        func.walk([&](linalg::LinalgOp nest) {
+          // On tensors a nest has results to replace; the pass runs on
+          // buffers.
+          if (nest.hasPureBufferSemantics())
+            nests.push_back(nest);
+        });
 
     SymbolTable symbols(module);
     // Kernels by their printed body. The text, not a hash of it, decides

@@ -71,6 +71,8 @@ struct TraceDedupeGPUKernelsPass final
           break;
         ++keptFn;
       }
+      if (keptFn == keptFns.end())
+        return; // not a function of the module: the verifier reports it
       FlatSymbolRefAttr nested = FlatSymbolRefAttr::get((*keptFn).getNameAttr());
       launch.setKernelAttr(SymbolRefAttr::get(it->second.getSymNameAttr(),
                                               ArrayRef(nested)));

@@ -281,7 +281,7 @@ LogicalResult capi::compileObjects(ModuleOp module,
     unit.name = "host";
     // Without kernels (a module lowered without trace-outline-kernels) the
     // loops are in the host code.
-    unit.vectorize = kernels.empty();
+    unit.vectorize = kernels.empty() && !options.deviceKernels;
     writeBitcode(*whole, unit);
   }
   whole.reset();
@@ -327,9 +327,12 @@ LogicalResult capi::compileObjects(ModuleOp module,
       error = unit.error;
       return failure();
     }
+    // A cache that cannot take the object (full, read-only) costs the
+    // next run time, not this one its result.
+    std::string warning;
     if (cache && !object.cached &&
-        failed(storeAtomically(cachePath(unit), *object.object, error)))
-      return failure();
+        failed(storeAtomically(cachePath(unit), *object.object, warning)))
+      llvm::errs() << "warning: " << warning << "\n";
   }
   return success();
 }

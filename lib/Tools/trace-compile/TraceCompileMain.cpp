@@ -476,6 +476,7 @@ int mlir::trace::compileTrainingStep(const TraceCompileOptions &options) {
   objectOptions.hostCPU = options.hostCPU;
   objectOptions.jobs = options.jobs;
   objectOptions.cacheDir = options.cacheDir;
+  objectOptions.deviceKernels = cuda;
   std::vector<capi::ObjectFile> compiled;
   std::string message;
   if (failed(capi::compileObjects(*module, objectOptions, compiled,

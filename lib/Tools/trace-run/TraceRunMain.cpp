@@ -571,6 +571,9 @@ int mlir::trace::runTraceFunction(const TraceRunOptions &options) {
     if (llvm::Error error = (*jit)->addObjectFile(std::move(object.object)))
       return fail("cannot load the object of " + object.name + ": " +
                   toString(std::move(error)));
+  if (llvm::Error error = (*jit)->initialize((*jit)->getMainJITDylib()))
+    return fail("cannot initialize the JIT's code: " +
+                toString(std::move(error)));
   auto entryAddress = (*jit)->lookup(packedName(entrySymbol));
   if (!entryAddress)
     return fail("JIT compilation failed: " +

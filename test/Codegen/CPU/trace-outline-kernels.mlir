@@ -88,3 +88,17 @@ func.func @shapes(%a: memref<4xf32>, %b: memref<8xf32>) {
 // CHECK-NEXT: call @[[K4]](
 // CHECK-COUNT-2: func.func private @trace_kernel_
 // CHECK-NOT: func.func
+
+// -----
+
+// On tensors (before bufferization) there is nothing to outline.
+
+func.func @tensors(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%a : tensor<4xf32>) -> tensor<4xf32>
+  return %f : tensor<4xf32>
+}
+
+// CHECK-LABEL: func.func @tensors(
+// CHECK: linalg.fill
+// CHECK-NOT: call

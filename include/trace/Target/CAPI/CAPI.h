@@ -92,6 +92,9 @@ struct ObjectOptions {
   std::string hostCPU = "generic"; ///< "generic", "native" or a CPU name
   unsigned jobs = 0;               ///< threads; 0: one per core
   std::string cacheDir; ///< objects by content hash; empty: no cache
+  /// The kernels run elsewhere (PTX in the module): the host code has no
+  /// loops even though the module has no kernel functions.
+  bool deviceKernels = false;
   /// Called on the whole LLVM module before the split (trace-run adds its
   /// packed entry point there, which goes with the host code).
   std::function<void(llvm::Module &)> prepare;
@@ -107,9 +110,10 @@ struct ObjectFile {
 /// Translates `module` (LLVM dialect) to LLVM IR and splits it: each
 /// kernel function into a module of its own, everything else into the
 /// host module (symbols that were internal become hidden, so the objects
-/// link). The units are optimized at -O2 (the host code, when there are
-/// kernels, without the vectorizers: it has no loops then, and the SLP
-/// vectorizer's time grows with the length of its straight-line code) and compiled to
+/// link). The units are optimized at -O2 (the host code, when the kernels
+/// are functions of their own or on a device, without the vectorizers and
+/// with the fast register allocator: it has no loops then, and both grow
+/// faster than the length of its straight-line code) and compiled to
 /// position-independent objects for this machine's triple and `hostCPU`,
 /// in parallel. With a cache directory, a unit whose bitcode, target and
 /// compiler were compiled before is read back instead. Fails with a
