@@ -154,20 +154,16 @@ def main():
              "distinct kernels | launches |")
         emit("|---|---|---:|---:|---:|---:|---:|---:|")
         for target in targets:
-            for layers in depths:
-                model, shapes = save_gpt(directory, layers)
-                r = compile_once(args, model, shapes, target,
-                                 os.path.join(directory, "out"))
-                emit(f"| GPT | {target} | {layers} | {r['total']:.1f} | "
-                     f"{r['llvm']:.1f} | {r['objects']} | {r['kernels']} | "
-                     f"{r['launches']} |")
-            for layers in depths:
-                model, shapes = save_mlp(directory, layers)
-                r = compile_once(args, model, shapes, target,
-                                 os.path.join(directory, "out"))
-                emit(f"| MLP, distinct widths | {target} | {layers} | "
-                     f"{r['total']:.1f} | {r['llvm']:.1f} | {r['objects']} | "
-                     f"{r['kernels']} | {r['launches']} |")
+            for label, save in (("GPT", save_gpt),
+                                ("MLP, distinct widths", save_mlp)):
+                for layers in depths:
+                    model, shapes = save(directory, layers)
+                    r = compile_once(args, model, shapes, target,
+                                     os.path.join(directory, "out"))
+                    emit(f"| {label} | {target} | {layers} | "
+                         f"{r['total']:.1f} | {r['llvm']:.1f} | "
+                         f"{r['objects']} | {r['kernels']} | "
+                         f"{r['launches']} |")
         emit()
         if "cpu" in targets and len(depths) > 1:
             cache = os.path.join(directory, "cache")

@@ -359,7 +359,6 @@ LogicalResult WrapperBuilder::wrap(const Function &fn) {
   Block *visit = b.createBlock(&body);
   Block *scanResults = b.createBlock(&body, body.end(), {i64}, {loc});
   Block *compareResult = b.createBlock(&body);
-  Block *startInputs = b.createBlock(&body);
   Block *scanInputs = b.createBlock(&body, body.end(), {i64}, {loc});
   Block *compareInput = b.createBlock(&body);
   Block *freeBlock = b.createBlock(&body);
@@ -374,28 +373,27 @@ LogicalResult WrapperBuilder::wrap(const Function &fn) {
   b.setInsertionPointToEnd(visit);
   Value buffer = load(allocatedArray, i);
   LLVM::BrOp::create(b, loc, ValueRange{zero}, scanResults);
-  //   skip it if an earlier result is the same buffer,
-  b.setInsertionPointToEnd(scanResults);
-  Value j = scanResults->getArgument(0);
-  LLVM::CondBrOp::create(b, loc, less(j, i), compareResult, startInputs);
-  b.setInsertionPointToEnd(compareResult);
-  Value sameResult = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
-                                          buffer, load(allocatedArray, j));
-  Value nextJ = increment(j);
-  LLVM::CondBrOp::create(b, loc, sameResult, next, ValueRange{}, scanResults,
-                         ValueRange{nextJ});
-  //   or if it is an input;
-  b.setInsertionPointToEnd(startInputs);
-  LLVM::BrOp::create(b, loc, ValueRange{zero}, scanInputs);
-  b.setInsertionPointToEnd(scanInputs);
-  Value k = scanInputs->getArgument(0);
-  LLVM::CondBrOp::create(b, loc, less(k, inputCount), compareInput, freeBlock);
-  b.setInsertionPointToEnd(compareInput);
-  Value sameInput = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
-                                         buffer, load(inputArray, k));
-  Value nextK = increment(k);
-  LLVM::CondBrOp::create(b, loc, sameInput, next, ValueRange{}, scanInputs,
-                         ValueRange{nextK});
+  // A loop `head(k)` over array[0, bound): to `next` at the first element
+  // that is `buffer`, else on to `done` (with index 0 if it takes one).
+  auto scan = [&](Block *head, Block *compare, Value array, Value bound,
+                  Block *done) {
+    b.setInsertionPointToEnd(head);
+    Value k = head->getArgument(0);
+    SmallVector<Value> doneOperands;
+    if (done->getNumArguments())
+      doneOperands.push_back(zero);
+    LLVM::CondBrOp::create(b, loc, less(k, bound), compare, ValueRange{},
+                           done, doneOperands);
+    b.setInsertionPointToEnd(compare);
+    Value same = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, buffer,
+                                      load(array, k));
+    Value nextK = increment(k);
+    LLVM::CondBrOp::create(b, loc, same, next, ValueRange{}, head,
+                           ValueRange{nextK});
+  };
+  //   skip it if an earlier result is the same buffer, or an input;
+  scan(scanResults, compareResult, allocatedArray, i, scanInputs);
+  scan(scanInputs, compareInput, inputArray, inputCount, freeBlock);
   //   free it otherwise.
   b.setInsertionPointToEnd(freeBlock);
   SmallVector<Value> freeOperands = {buffer};
