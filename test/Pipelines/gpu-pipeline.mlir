@@ -35,20 +35,25 @@ func.func @chain(%x: tensor<4x1000xf32>, %y: tensor<4x1000xf32>) -> tensor<4x100
 }
 
 // A softmax: six kernels, in order: fill -inf, row max, x - max and exp
-// (one elementwise group), fill 0, row sum, divide (one group). The row
-// buffer is freed on the stream; the output is not.
+// (one elementwise group), fill 0, row sum, divide (one group). Each row
+// buffer is freed on the stream after its last kernel; the divide writes
+// into the exponentials' buffer, which is the output and not freed.
 // CHECK-LABEL: llvm.func @softmax(
 // CHECK: %[[S:.*]] = llvm.call @mgpuStreamCreate()
-// CHECK: %[[ROW:.*]] = llvm.call @mgpuMemAlloc(%{{.*}}, %[[S]], %{{.*}})
+// CHECK: %[[MAX:.*]] = llvm.call @mgpuMemAlloc(%{{.*}}, %[[S]], %{{.*}})
 // CHECK: gpu.launch_func <%[[S]] : !llvm.ptr> @softmax_kernel::@softmax_kernel
 // CHECK: gpu.launch_func <%[[S]] : !llvm.ptr> @softmax_kernel_0::@softmax_kernel
 // CHECK: %[[OUT:.*]] = llvm.call @mgpuMemAlloc(%{{.*}}, %[[S]], %{{.*}})
 // CHECK: gpu.launch_func <%[[S]] : !llvm.ptr> @softmax_kernel_1::@softmax_kernel
+// CHECK-NEXT: llvm.call @mgpuMemFree(%[[MAX]], %[[S]]) : (!llvm.ptr, !llvm.ptr) -> ()
+// CHECK: %[[SUM:.*]] = llvm.call @mgpuMemAlloc(%{{.*}}, %[[S]], %{{.*}})
 // CHECK: gpu.launch_func <%[[S]] : !llvm.ptr> @softmax_kernel_2::@softmax_kernel
 // CHECK: gpu.launch_func <%[[S]] : !llvm.ptr> @softmax_kernel_3::@softmax_kernel
+// CHECK-NOT: mgpuMemAlloc
 // CHECK: gpu.launch_func <%[[S]] : !llvm.ptr> @softmax_kernel_4::@softmax_kernel
+// CHECK-SAME: args(%[[OUT]] : !llvm.ptr, %[[OUT]] : !llvm.ptr, {{.*}}, %[[OUT]] : !llvm.ptr, %[[OUT]] : !llvm.ptr,
 // CHECK-NOT: gpu.launch_func
-// CHECK: llvm.call @mgpuMemFree(%[[ROW]], %[[S]]) : (!llvm.ptr, !llvm.ptr) -> ()
+// CHECK: llvm.call @mgpuMemFree(%[[SUM]], %[[S]]) : (!llvm.ptr, !llvm.ptr) -> ()
 // CHECK-NOT: mgpuMemFree
 // CHECK: llvm.call @mgpuStreamSynchronize(%[[S]])
 // CHECK: llvm.return

@@ -1,6 +1,7 @@
 // A fill shared by several destinations is cloned (with its tensor.empty)
 // before each but the first; a fill read as an input keeps that use and
-// every destination gets a clone; a fill with one use stays as it is.
+// every destination gets a clone; a fill with one use stays as it is;
+// every use of a shared tensor.empty gets its own, right before its user.
 // RUN: trace-opt %s -trace-unshare-fills -split-input-file | FileCheck %s
 // RUN: trace-opt %s -trace-unshare-fills -split-input-file -one-shot-bufferize="bufferize-function-boundaries" | FileCheck %s --check-prefix=BUF
 
@@ -51,4 +52,102 @@ func.func @one_use(%a: tensor<8x16xf32>, %b: tensor<16x4xf32>) -> tensor<8x4xf32
   %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x4xf32>) -> tensor<8x4xf32>
   %m = linalg.matmul ins(%a, %b : tensor<8x16xf32>, tensor<16x4xf32>) outs(%f : tensor<8x4xf32>) -> tensor<8x4xf32>
   return %m : tensor<8x4xf32>
+}
+
+// -----
+
+// g1 is read after g2, so g2 cannot write into it: each gets an empty of
+// its own (the arguments are the caller's, never a destination).
+// CHECK-LABEL: func @shared_empty
+// CHECK-NEXT: %[[E1:.*]] = tensor.empty() : tensor<4xf32>
+// CHECK-NEXT: %[[G1:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<4xf32>) outs(%[[E1]] : tensor<4xf32>)
+// CHECK: %[[E2:.*]] = tensor.empty() : tensor<4xf32>
+// CHECK-NEXT: %[[G2:.*]] = linalg.generic {{.*}} ins(%[[G1]] : tensor<4xf32>) outs(%[[E2]] : tensor<4xf32>)
+// CHECK: %[[E3:.*]] = tensor.empty() : tensor<4xf32>
+// CHECK-NEXT: return %[[G1]], %[[G2]], %[[E3]]
+// Bufferized: three buffers, no copy.
+// BUF-LABEL: func @shared_empty
+// BUF-COUNT-3: memref.alloc
+// BUF-NOT: memref.copy
+// BUF: return
+#id = affine_map<(d0) -> (d0)>
+func.func @shared_empty(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %e = tensor.empty() : tensor<4xf32>
+  %g1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%a : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = math.exp %x : f32
+    linalg.yield %y : f32
+  } -> tensor<4xf32>
+  %g2 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%g1 : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = math.tanh %x : f32
+    linalg.yield %y : f32
+  } -> tensor<4xf32>
+  return %g1, %g2, %e : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// g1 dies at g2, which writes into it; g3 reads its destination, so it
+// keeps its empty.
+// CHECK-LABEL: func @dying_input
+// CHECK: %[[G1:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<4xf32>)
+// CHECK-NEXT: ^
+// CHECK: %[[G2:.*]] = linalg.generic {{.*}} ins(%[[G1]] : tensor<4xf32>) outs(%[[G1]] : tensor<4xf32>)
+// CHECK: %[[E3:.*]] = tensor.empty() : tensor<4xf32>
+// CHECK-NEXT: linalg.generic {{.*}} ins(%[[G2]] : tensor<4xf32>) outs(%[[E3]] : tensor<4xf32>)
+// Bufferized: g1 and g2 share one buffer.
+// BUF-LABEL: func @dying_input
+// BUF-COUNT-2: memref.alloc
+// BUF-NOT: memref.alloc
+// BUF-NOT: memref.copy
+// BUF: return
+#id = affine_map<(d0) -> (d0)>
+func.func @dying_input(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %g1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%a : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = math.exp %x : f32
+    linalg.yield %y : f32
+  } -> tensor<4xf32>
+  %g2 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%g1 : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = math.tanh %x : f32
+    linalg.yield %y : f32
+  } -> tensor<4xf32>
+  %g3 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%g2 : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.addf %x, %o : f32
+    linalg.yield %y : f32
+  } -> tensor<4xf32>
+  return %g3 : tensor<4xf32>
+}
+
+// -----
+
+// A reshape of an argument dies at the add, but its buffer is the caller's:
+// writing into it would copy it first, so the add keeps its empty.
+// CHECK-LABEL: func @argument_view
+// CHECK: %[[V:.*]] = tensor.expand_shape
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<2x4xf32>
+// CHECK-NEXT: linalg.generic {{.*}} ins(%[[V]] : tensor<2x4xf32>) outs(%[[E]] : tensor<2x4xf32>)
+// BUF-LABEL: func @argument_view
+// BUF-NOT: memref.copy
+// BUF: return
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @argument_view(%a: tensor<8xf32>) -> tensor<2x4xf32> {
+  %v = tensor.expand_shape %a [[0, 1]] output_shape [2, 4] : tensor<8xf32> into tensor<2x4xf32>
+  %e = tensor.empty() : tensor<2x4xf32>
+  %g = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%v : tensor<2x4xf32>) outs(%e : tensor<2x4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = math.exp %x : f32
+    linalg.yield %y : f32
+  } -> tensor<2x4xf32>
+  return %g : tensor<2x4xf32>
 }

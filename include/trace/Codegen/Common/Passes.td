@@ -44,7 +44,7 @@ def TraceFoldTransposeIntoMatmulPass
 }
 
 def TraceUnshareFillsPass : Pass<"trace-unshare-fills", "func::FuncOp"> {
-  let summary = "Give every linalg destination its own linalg.fill";
+  let summary = "Give every linalg destination its own linalg.fill and tensor.empty";
   let description = [{
     On tensors, before bufferization: a `linalg.fill` whose result is the
     destination (`outs`) of several linalg ops (CSE merges the identical
@@ -54,6 +54,18 @@ def TraceUnshareFillsPass : Pass<"trace-unshare-fills", "func::FuncOp"> {
     instead of filling one buffer and copying it for every op but the last,
     and `trace-linalg-to-blas` can replace a matmul's zero fill by beta = 0.
     A fill with other uses than destinations keeps them.
+
+    Then every use of a `tensor.empty` with several uses gets its own clone
+    right before its user. CSE merges the empties of one shape, and every
+    op whose destination is one of them joins one alias set in One-Shot
+    Bufferize's analysis, whose conflict checks then grow with the cube of
+    the function's length (10 of the 24-layer GPT's 17 s of MLIR). An empty
+    is only a shape, so the clones change no value. Before that, an
+    elementwise `linalg.generic` whose destination is an empty its payload
+    does not read takes as destination an input of the same type and
+    indexing map that dies at it (no later use of it or of any alias) and
+    whose buffer the function makes (not an argument's or a constant's), so
+    it can write where the input was, as the shared empties let it.
   }];
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
@@ -103,6 +115,30 @@ def TraceReadonlyArgsPass : Pass<"trace-readonly-args", "func::FuncOp"> {
     and can be called again on the same buffers.
   }];
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+}
+
+def TraceSplitDeallocsPass : Pass<"trace-split-deallocs", "func::FuncOp"> {
+  let summary = "Split bufferization.dealloc ops per fresh allocation, in linear time";
+  let description = [{
+    On buffers, between `ownership-based-buffer-deallocation` and
+    `buffer-deallocation-simplification`. Ownership-based deallocation puts
+    one `bufferization.dealloc` of every buffer of a block before its
+    terminator: in a training step, thousands of memrefs, retaining
+    hundreds of results. The upstream simplification splits it by asking
+    `BufferOriginAnalysis` about every pair of memrefs and every memref
+    against every retained value, which is quadratic and took seconds at
+    24 GPT layers. This pass makes the same split from one origin per
+    value (the source through view-like ops): a memref whose origin is an
+    allocation that no other memref of the dealloc shares gets a dealloc of
+    its own, retaining only the retained values whose origin is that
+    allocation or unknown (a retained function argument cannot alias a
+    fresh allocation). Memrefs of unknown or shared origin stay in one
+    dealloc with every retained value. Each retained value's updated
+    condition becomes the disjunction of those of the deallocs that retain
+    it (`false` when none does). The upstream simplification then runs on
+    small deallocs only.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
 def TraceEarlyDeallocPass : Pass<"trace-early-dealloc", "func::FuncOp"> {
