@@ -45,12 +45,40 @@ using namespace mlir;
 
 namespace {
 
-/// Whether `user` is the last op to read `value`'s buffer: every other use
-/// of it, and of every value bufferization makes an alias of it (a reshape,
-/// a destination's result), comes before `user` in its block.
-bool diesAt(Value value, Operation *user,
+/// The values that share `value`'s buffer, back through destinations and
+/// reshapes to the tensor.empty that makes it (not included), `value`
+/// first; empty when
+/// the buffer is not this function's own (a caller's argument or a
+/// constant, which bufferization copies before a write) or when the chain
+/// is longer than `maxLength`.
+SmallVector<Value> ownBufferChain(Value value, unsigned maxLength,
+                                  const bufferization::AnalysisState &state) {
+  SmallVector<Value> chain;
+  while (!isa<BlockArgument>(value) && chain.size() < maxLength) {
+    // The empty itself is no read: its other uses get empties of their own.
+    Operation *def = value.getDefiningOp();
+    if (isa<tensor::EmptyOp, bufferization::AllocTensorOp>(def))
+      return chain;
+    chain.push_back(value);
+    auto bufferizable = state.getOptions().dynCastBufferizableOp(def);
+    if (!bufferizable)
+      break;
+    bufferization::AliasingOpOperandList sources =
+        bufferizable.getAliasingOpOperands(value, state);
+    if (sources.getNumAliases() != 1)
+      break;
+    value = sources.getAliases().front().opOperand->get();
+  }
+  return {};
+}
+
+/// Whether `user` is the last op to read the buffer of `chain`: every other
+/// use of its values, and of every value bufferization makes an alias of
+/// them (a reshape, a destination's result), comes before `user` in its
+/// block.
+bool diesAt(ArrayRef<Value> chain, Operation *user,
             const bufferization::AnalysisState &state) {
-  SmallVector<Value> worklist{value};
+  SmallVector<Value> worklist(chain);
   DenseSet<Value> seen;
   while (!worklist.empty()) {
     Value current = worklist.pop_back_val();
@@ -74,31 +102,14 @@ bool diesAt(Value value, Operation *user,
   return true;
 }
 
-/// Whether `value`'s buffer is one this function makes (a tensor.empty's,
-/// through destinations and reshapes), which bufferization may write: not
-/// a caller's argument or a constant, which a write would copy first.
-bool ownBuffer(Value value, const bufferization::AnalysisState &state) {
-  while (!isa<BlockArgument>(value)) {
-    Operation *def = value.getDefiningOp();
-    if (isa<tensor::EmptyOp, bufferization::AllocTensorOp>(def))
-      return true;
-    auto bufferizable = state.getOptions().dynCastBufferizableOp(def);
-    if (!bufferizable)
-      return false;
-    bufferization::AliasingOpOperandList sources =
-        bufferizable.getAliasingOpOperands(value, state);
-    if (sources.getNumAliases() != 1)
-      return false;
-    value = sources.getAliases().front().opOperand->get();
-  }
-  return false;
-}
-
 /// An elementwise linalg.generic whose destination is a tensor.empty its
 /// payload does not read gets, as its destination, an input of the same
-/// type and indexing map that dies at it and whose buffer is the
-/// function's own.
+/// type and indexing map, defined in the same block (not once outside a
+/// loop that reads it every iteration), that dies at it and whose buffer is
+/// the function's own. A buffer passes along at most kMaxChain nests: each
+/// in-place nest joins its alias set, which the analysis visits per write.
 void reuseDyingInputs(func::FuncOp func, RewriterBase &rewriter) {
+  constexpr unsigned kMaxChain = 16;
   bufferization::BufferizationOptions options;
   bufferization::AnalysisState state(options);
   func.walk([&](linalg::GenericOp op) {
@@ -114,7 +125,10 @@ void reuseDyingInputs(func::FuncOp func, RewriterBase &rewriter) {
       Value value = input->get();
       if (value.getType() != init->get().getType() ||
           op.getMatchingIndexingMap(input) != map ||
-          !ownBuffer(value, state) || !diesAt(value, op, state))
+          value.getParentBlock() != op->getBlock())
+        continue;
+      SmallVector<Value> chain = ownBufferChain(value, kMaxChain, state);
+      if (chain.empty() || !diesAt(chain, op, state))
         continue;
       rewriter.modifyOpInPlace(op, [&] { init->set(value); });
       return;

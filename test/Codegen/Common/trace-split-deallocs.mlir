@@ -106,3 +106,21 @@ func.func @unknown_retained(%c: i1) -> (memref<4xf32>, i1) {
   %r = bufferization.dealloc (%a, %b : memref<4xf32>, memref<4xf32>) if (%c, %c) retain (%s : memref<4xf32>)
   return %s, %r : memref<4xf32>, i1
 }
+
+// -----
+
+// A memref listed twice stays with the rest (the dealloc frees it once); so
+// does an argument, which may alias other arguments.
+// CHECK-LABEL: func @duplicate_and_argument
+// CHECK-SAME: (%[[ARG:.*]]: memref<4xf32>, %[[C:.*]]: i1)
+// CHECK: %[[A:.*]] = memref.alloc() : memref<4xf32>
+// CHECK: %[[B:.*]] = memref.alloc() : memref<4xf32>
+// CHECK-NEXT: bufferization.dealloc (%[[B]] : memref<4xf32>) if (%[[C]]){{$}}
+// CHECK-NEXT: bufferization.dealloc (%[[A]], %[[A]], %[[ARG]] : memref<4xf32>, memref<4xf32>, memref<4xf32>) if (%[[C]], %[[C]], %[[C]]){{$}}
+// CHECK-NEXT: return
+func.func @duplicate_and_argument(%arg: memref<4xf32>, %c: i1) {
+  %a = memref.alloc() : memref<4xf32>
+  %b = memref.alloc() : memref<4xf32>
+  bufferization.dealloc (%a, %b, %a, %arg : memref<4xf32>, memref<4xf32>, memref<4xf32>, memref<4xf32>) if (%c, %c, %c, %c)
+  return
+}

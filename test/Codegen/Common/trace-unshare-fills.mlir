@@ -151,3 +151,70 @@ func.func @argument_view(%a: tensor<8xf32>) -> tensor<2x4xf32> {
   } -> tensor<2x4xf32>
   return %g : tensor<2x4xf32>
 }
+
+// -----
+
+// g2 reads g1 through a reshape, and g1 is read again after g2: g2 must
+// not write into that buffer (bufferization would copy the reshape).
+// CHECK-LABEL: func @source_read_later
+// CHECK: %[[G1:.*]] = linalg.generic
+// CHECK: %[[V:.*]] = tensor.expand_shape %[[G1]]
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<2x4xf32>
+// CHECK-NEXT: %[[G2:.*]] = linalg.generic {{.*}} ins(%[[V]] : tensor<2x4xf32>) outs(%[[E]] : tensor<2x4xf32>)
+// CHECK: return %[[G2]], %[[G1]]
+// BUF-LABEL: func @source_read_later
+// BUF-NOT: memref.copy
+// BUF: return
+#id1 = affine_map<(d0) -> (d0)>
+#id2b = affine_map<(d0, d1) -> (d0, d1)>
+func.func @source_read_later(%a: tensor<8xf32>) -> (tensor<2x4xf32>, tensor<8xf32>) {
+  %e1 = tensor.empty() : tensor<8xf32>
+  %g1 = linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]}
+      ins(%a : tensor<8xf32>) outs(%e1 : tensor<8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = math.exp %x : f32
+    linalg.yield %y : f32
+  } -> tensor<8xf32>
+  %v = tensor.expand_shape %g1 [[0, 1]] output_shape [2, 4] : tensor<8xf32> into tensor<2x4xf32>
+  %e2 = tensor.empty() : tensor<2x4xf32>
+  %g2 = linalg.generic {indexing_maps = [#id2b, #id2b], iterator_types = ["parallel", "parallel"]}
+      ins(%v : tensor<2x4xf32>) outs(%e2 : tensor<2x4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = math.tanh %x : f32
+    linalg.yield %y : f32
+  } -> tensor<2x4xf32>
+  return %g2, %g1 : tensor<2x4xf32>, tensor<8xf32>
+}
+
+// -----
+
+// g1 is made once outside the loop and read by every iteration: the nest
+// in the loop keeps its empty.
+// CHECK-LABEL: func @loop
+// CHECK: scf.for
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<4xf32>
+// CHECK-NEXT: linalg.generic {{.*}} outs(%[[E]] : tensor<4xf32>)
+#id1b = affine_map<(d0) -> (d0)>
+func.func @loop(%a: tensor<4xf32>, %n: index) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %e1 = tensor.empty() : tensor<4xf32>
+  %g1 = linalg.generic {indexing_maps = [#id1b, #id1b], iterator_types = ["parallel"]}
+      ins(%a : tensor<4xf32>) outs(%e1 : tensor<4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = math.exp %x : f32
+    linalg.yield %y : f32
+  } -> tensor<4xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %a) -> tensor<4xf32> {
+    %e2 = tensor.empty() : tensor<4xf32>
+    %g2 = linalg.generic {indexing_maps = [#id1b, #id1b], iterator_types = ["parallel"]}
+        ins(%g1 : tensor<4xf32>) outs(%e2 : tensor<4xf32>) {
+    ^bb0(%x: f32, %o: f32):
+      %y = math.tanh %x : f32
+      linalg.yield %y : f32
+    } -> tensor<4xf32>
+    %s = tensor.insert_slice %g2 into %acc[0] [4] [1] : tensor<4xf32> into tensor<4xf32>
+    scf.yield %s : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}

@@ -63,9 +63,11 @@ def TraceUnshareFillsPass : Pass<"trace-unshare-fills", "func::FuncOp"> {
     is only a shape, so the clones change no value. Before that, an
     elementwise `linalg.generic` whose destination is an empty its payload
     does not read takes as destination an input of the same type and
-    indexing map that dies at it (no later use of it or of any alias) and
-    whose buffer the function makes (not an argument's or a constant's), so
-    it can write where the input was, as the shared empties let it.
+    indexing map, in the same block, that dies at it (no later use of it or
+    of any value sharing its buffer) and whose buffer the function makes
+    (not an argument's or a constant's), so it can write where the input
+    was, as the shared empties let it; a buffer passes along at most 16
+    nests.
   }];
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
@@ -132,8 +134,9 @@ def TraceSplitDeallocsPass : Pass<"trace-split-deallocs", "func::FuncOp"> {
     allocation that no other memref of the dealloc shares gets a dealloc of
     its own, retaining only the retained values whose origin is that
     allocation or unknown (a retained function argument cannot alias a
-    fresh allocation). Memrefs of unknown or shared origin stay in one
-    dealloc with every retained value. Each retained value's updated
+    fresh allocation). Memrefs of shared origin, and arguments, stay in one
+    dealloc with every retained value; a dealloc with a memref of unknown
+    origin (which may alias any allocation) is left whole. Each retained value's updated
     condition becomes the disjunction of those of the deallocs that retain
     it (`false` when none does). The upstream simplification then runs on
     small deallocs only.
