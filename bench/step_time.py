@@ -76,7 +76,13 @@ PLANS = [
     # block (fixture_models.CallingGPT): a region per call, from the import.
     ("trace-mlir, checkpoint calls, no remat", ["--no-remat"]),
     ("trace-mlir, checkpoint calls, min-cut", []),
+    # CPU only: python/trace_mlir's module (torch.autograd.Function around
+    # the same library), called as a training loop calls it, the Python
+    # around the library included.
+    ("trace_mlir.compile, min-cut", []),
 ]
+PACKAGE = "trace_mlir.compile, min-cut"
+
 TORCH_VARIANTS = ["eager", "eager, checkpointed blocks", "torch.compile"]
 TOLERANCE = {"cpu": (1e-3, 1e-5), "cuda": (1e-2, 1e-4)}
 
@@ -94,7 +100,8 @@ def selected_plans(names, device):
     apply to `device` when empty."""
     wanted = [n for n in names.split(",") if n]
     plans = [(label, flags) for label, flags in PLANS
-             if (device == "cpu" or not any("plan-buffers" in f for f in flags))
+             if (device == "cpu" or not (label == PACKAGE or
+                                         any("plan-buffers" in f for f in flags)))
              and (not wanted or any(plan_dir(label).endswith(n) for n in wanted))]
     if not plans:
         sys.exit(f"error: no plan named {names}")
@@ -283,6 +290,17 @@ def worker(args):
             grads.update({n.replace("_checkpoint_wrapped_module.", ""): p.grad
                           for n, p in model.named_parameters()})
         memory = Memory(device, library=False)
+    elif args.worker == PACKAGE:
+        model = make_model(cfg, False, state)
+        compiled = compile_package(model, inputs, args.dir)  # from the cache
+
+        def step():
+            for p in model.parameters():
+                p.grad = None
+            compiled(inputs["idx"], inputs["targets"]).backward()
+            grads.clear()
+            grads.update(dict((n, p.grad) for n, p in model.named_parameters()))
+        memory = Memory(device, library=False)
     else:
         model = make_model(cfg, False, state).to(device)
         lib = Library(os.path.join(args.dir, plan_dir(args.worker)), "gpt", model,
@@ -311,6 +329,16 @@ def worker(args):
             rel = ((got - want.grad).abs() / (want.grad.abs() + atol)).max()
             result["mismatch"] = f"{name}, rel {float(rel):.1e}"
     print(json.dumps(result))
+
+
+def compile_package(model, inputs, directory):
+    """trace_mlir.compile on the bench's GPT, its libraries in
+    DIRECTORY/package (a second call reads them back)."""
+    sys.path.insert(0, os.path.join(ROOT, "python"))
+    import trace_mlir
+    return trace_mlir.compile(model, (inputs["idx"], inputs["targets"]),
+                              cache_dir=os.path.join(directory, "package"),
+                              options=["--host-cpu=native"])
 
 
 def run_worker(variant, directory, device):
@@ -366,6 +394,11 @@ def prepare(args, directory):
     # The CPU libraries run here; the CUDA ones on the GPU machine's CPU.
     host = ["--host-cpu=native"] if args.device == "cpu" else []
     for label, flags in selected_plans(args.plans, args.device):
+        if label == PACKAGE:
+            start = time.perf_counter()
+            compile_package(make_model(cfg, checkpoint=False), inputs, directory)
+            seconds[label] = time.perf_counter() - start
+            continue
         out = os.path.join(directory, plan_dir(label))
         pt = os.path.join(directory,
                           "gpt_calls.pt" if "checkpoint calls" in label else "gpt.pt")
@@ -448,6 +481,10 @@ def main():
     parser.add_argument("--measure", choices=["time", "peak", "both"],
                         default="both", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    # trace_mlir.compile (the package row) runs this build's trace-compile,
+    # in the workers too.
+    os.environ.setdefault("TRACE_COMPILE",
+                          os.path.join(args.build, "bin", "trace-compile"))
     if args.worker:
         worker(args)
     elif args.prepare:

@@ -17,6 +17,7 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -504,4 +505,41 @@ void capi::printCHeader(raw_ostream &os, const Interface &api,
     os << ";\n\n";
   }
   os << "#ifdef __cplusplus\n}\n#endif\n\n#endif /* " << guard << " */\n";
+}
+
+void capi::printJSONInterface(raw_ostream &os, const Interface &api) {
+  llvm::json::OStream json(os, /*IndentSize=*/1);
+  auto slot = [&](StringRef direction, const Slot &s) {
+    json.object([&] {
+      json.attribute("direction", direction);
+      json.attribute("name", s.name);
+      json.attributeArray("shape", [&] {
+        for (int64_t d : s.type.getShape())
+          json.value(d);
+      });
+      std::string element;
+      llvm::raw_string_ostream(element) << s.type.getElementType();
+      json.attribute("dtype", element);
+    });
+  };
+  json.object([&] {
+    json.attribute("name", api.name);
+    json.attribute("memory",
+                   api.memory == Memory::CUDADevice ? "cuda" : "host");
+    json.attributeArray("functions", [&] {
+      for (const Function &fn : api.functions)
+        json.object([&] {
+          json.attribute("function", fn.symbol);
+          json.attribute("symbol", fn.cname);
+          json.attribute("role", fn.role);
+          json.attributeArray("slots", [&] {
+            for (const Slot &arg : fn.args)
+              slot("in", arg);
+            for (const Slot &result : fn.results)
+              slot("out", result);
+          });
+        });
+    });
+  });
+  os << "\n";
 }

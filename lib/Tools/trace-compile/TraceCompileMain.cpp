@@ -472,6 +472,15 @@ int mlir::trace::compileTrainingStep(const TraceCompileOptions &options) {
     error("cannot write '" + headerPath + "': " + toString(std::move(err)));
     return 1;
   }
+  std::string interfacePath = staging.file(name + ".json");
+  if (llvm::Error err = llvm::writeToOutput(
+          interfacePath, [&](raw_ostream &os) -> llvm::Error {
+            capi::printJSONInterface(os, *api);
+            return llvm::Error::success();
+          })) {
+    error("cannot write '" + interfacePath + "': " + toString(std::move(err)));
+    return 1;
+  }
   capi::ObjectOptions objectOptions;
   objectOptions.hostCPU = options.hostCPU;
   objectOptions.jobs = options.jobs;

@@ -87,6 +87,13 @@ LogicalResult addCWrappers(ModuleOp module, const Interface &api);
 /// `source` names the model in the header's first comment.
 void printCHeader(raw_ostream &os, const Interface &api, StringRef source);
 
+/// The same description as the header, for programs rather than people
+/// (python/trace_mlir reads it): a JSON object with the library's name, its
+/// memory ("host" or "cuda"), and per function its role, C symbol, module
+/// function and, in call order, every argument and result's direction
+/// ("in" or "out"), name, shape and element type ("f32", "i64", ...).
+void printJSONInterface(raw_ostream &os, const Interface &api);
+
 /// How compileObjects builds the objects.
 struct ObjectOptions {
   std::string hostCPU = "generic"; ///< "generic", "native" or a CPU name

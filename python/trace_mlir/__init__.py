@@ -1,0 +1,326 @@
+"""trace_mlir: train a PyTorch module with a step trace-mlir compiled.
+
+    import trace_mlir
+    step = trace_mlir.compile(model, (x, y))        # a torch.nn.Module
+    opt = torch.optim.AdamW(step.parameters())      # model's parameters
+    loss = step(x, y); loss.backward(); opt.step()
+
+compile() traces the module with torch.jit.trace, runs trace-compile on
+it (import, autodiff, rematerialization, fusion, lowering, a shared
+library) and returns a module whose forward calls the library's
+`forward_fwd` and whose backward, through a torch.autograd.Function, calls
+`forward_bwd` with the values the forward saved. The returned module holds
+the original one as `.module`: the parameters are the same tensors, so
+optimizers, state_dict and DistributedDataParallel see them unchanged.
+
+The library reads the parameters and buffers in place and writes its
+results into tensors allocated here; its temporaries are its own. The
+interface (argument order, shapes, dtypes) comes from the NAME.json
+trace-compile writes next to the library's header.
+
+Limits of this version: CPU only (target="cuda" raises); the model's
+forward returns tensors (the first is usually the loss); eval() and
+torch.no_grad() run the forward of a step compiled from the module in
+eval mode (dropout off), through forward_fwd, whose saved values are
+dropped.
+"""
+
+import ctypes
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import warnings
+
+import torch
+
+__all__ = ["compile", "CompiledModule", "TraceMLIRError"]
+
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+
+_DTYPES = {"f32": torch.float32, "f64": torch.float64,
+           "f16": torch.float16, "bf16": torch.bfloat16,
+           "i64": torch.int64, "i32": torch.int32, "i1": torch.bool}
+_MLIR_DTYPES = {v: k for k, v in _DTYPES.items()}
+
+
+class TraceMLIRError(RuntimeError):
+    """trace-compile rejected the model; the message is its diagnostic
+    (file, line, op and module path where it has them)."""
+
+
+def _trace_compile_binary():
+    """$TRACE_COMPILE, else the repository's build/bin, else PATH."""
+    explicit = os.environ.get("TRACE_COMPILE")
+    if explicit:
+        return explicit
+    built = os.path.join(_ROOT, "build", "bin", "trace-compile")
+    if os.path.exists(built):
+        return built
+    found = shutil.which("trace-compile")
+    if not found:
+        raise TraceMLIRError(
+            "trace-compile not found: build the repository (scripts/demo.sh)"
+            " or set TRACE_COMPILE")
+    return found
+
+
+def _remat_flags(remat):
+    if remat in (None, "none"):
+        return ["--no-remat"]
+    if remat == "min-cut":
+        return []
+    if isinstance(remat, bool):
+        raise ValueError(f"remat={remat!r}: expected 'min-cut', 'none', a "
+                         "fraction or a byte count")
+    if isinstance(remat, float) and 0 <= remat <= 1:
+        return [f"--remat=budget={remat}"]
+    if isinstance(remat, int) and remat >= 0:
+        return [f"--remat=budget={remat}B"]
+    raise ValueError(f"remat={remat!r}: expected 'min-cut', 'none', a "
+                     "fraction between 0 and 1 or a byte count")
+
+
+def _input_names(traced):
+    """The forward's argument names as the importer spells them."""
+    inputs = list(traced.graph.inputs())[1:]  # the first is self
+    return [value.debugName().split(".")[0] for value in inputs]
+
+
+class _Library:
+    """One compiled library: its functions, called through ctypes."""
+
+    def __init__(self, directory, name):
+        with open(os.path.join(directory, f"{name}.json")) as f:
+            interface = json.load(f)
+        if interface["memory"] != "host":
+            raise TraceMLIRError("only host (cpu) libraries are supported")
+        self.dll = ctypes.CDLL(os.path.join(directory, f"lib{name}.so"))
+        self.functions = {}
+        for fn in interface["functions"]:
+            symbol = getattr(self.dll, fn["symbol"])
+            symbol.restype = None
+            slots = [(s["direction"], s["name"], tuple(s["shape"]),
+                      _DTYPES[s["dtype"]]) for s in fn["slots"]]
+            self.functions[fn["function"].rsplit("_", 1)[-1]] = (symbol,
+                                                                 slots)
+        fwd = self.functions["fwd"][1]
+        self.results = [n for d, n, _, _ in fwd
+                        if d == "out" and not n.startswith("saved.")]
+
+    def call(self, function, values):
+        """Calls `function` ("fwd", "bwd") on `values` (name -> tensor);
+        returns its results by name."""
+        symbol, slots = self.functions[function]
+        pointers, keep, outs = [], [], {}
+        for direction, name, shape, dtype in slots:
+            if direction == "in":
+                if name not in values:
+                    raise TraceMLIRError(f"no value for the library's input "
+                                         f"'{name}'")
+                t = values[name]
+                if t.dtype != dtype or tuple(t.shape) != shape:
+                    raise TypeError(
+                        f"trace_mlir: '{name}' is {t.dtype} "
+                        f"{list(t.shape)}; the compiled step takes {dtype} "
+                        f"{list(shape)}")
+                if t.device.type != "cpu":
+                    raise TypeError(f"trace_mlir: '{name}' is on {t.device};"
+                                    " the compiled step runs on the CPU")
+                t = t.detach().contiguous()
+            else:
+                t = torch.empty(shape, dtype=dtype)
+                outs[name] = t
+            keep.append(t)
+            pointers.append(ctypes.c_void_p(t.data_ptr()))
+        symbol(*pointers)
+        return outs
+
+
+class _Step(torch.autograd.Function):
+    """forward_fwd in forward, forward_bwd in backward."""
+
+    @staticmethod
+    def forward(ctx, library, values, grad_names, *grad_tensors):
+        outs = library.call("fwd", values)
+        ctx.library = library
+        ctx.grad_names = grad_names
+        ctx.saved = {k: v for k, v in outs.items() if k.startswith("saved.")}
+        results = tuple(outs[name] for name in library.results)
+        return results if len(results) > 1 else results[0]
+
+    @staticmethod
+    def backward(ctx, *cotangents):
+        values = ctx.saved
+        for name, cot in zip(ctx.library.results, cotangents):
+            values[f"cot.{name}"] = cot
+        grads = ctx.library.call("bwd", values)
+        ctx.saved = None  # the saved values die with the step
+        return (None, None, None) + tuple(
+            grads.get(f"grad.{name}") for name in ctx.grad_names)
+
+
+class CompiledModule(torch.nn.Module):
+    """The module trace_mlir.compile returns; see the package docstring."""
+
+    def __init__(self, module, example_inputs, remat, checkpoint_policy,
+                 cache_dir, recompile, options):
+        super().__init__()
+        if recompile not in ("warn", "error"):
+            raise ValueError(f"recompile={recompile!r}: 'warn' or 'error'")
+        self.module = module
+        self._flags = _remat_flags(remat)
+        if checkpoint_policy:
+            self._flags.append(f"--checkpoint-policy={checkpoint_policy}")
+        self._flags += list(options)
+        self._cache_dir = cache_dir
+        self._scratch = None
+        if cache_dir is None:
+            self._scratch = tempfile.TemporaryDirectory(prefix="trace_mlir-")
+            self._cache_dir = self._scratch.name
+        self._recompile = recompile
+        self._libraries = {}
+        self._shapes_seen = set()
+        self._dtypes = tuple(t.dtype for t in example_inputs)
+        self.training = module.training
+        self._library_for(tuple(example_inputs), module.training)
+
+    # The state is the wrapped module's, under its own names.
+    def state_dict(self, *args, **kwargs):
+        return self.module.state_dict(*args, **kwargs)
+
+    def load_state_dict(self, state_dict, strict=True):
+        return self.module.load_state_dict(state_dict, strict=strict)
+
+    def _library_for(self, inputs, training):
+        """The library for these input shapes and mode, compiled if new."""
+        if len(inputs) != len(self._dtypes):
+            raise TypeError(f"trace_mlir: {type(self.module).__name__} was "
+                            f"compiled for {len(self._dtypes)} inputs, got "
+                            f"{len(inputs)}")
+        for i, (t, dtype) in enumerate(zip(inputs, self._dtypes)):
+            if not isinstance(t, torch.Tensor) or t.dtype != dtype:
+                got = t.dtype if isinstance(t, torch.Tensor) else type(t)
+                raise TypeError(f"trace_mlir: input {i} is {got}; "
+                                f"{type(self.module).__name__} was compiled "
+                                f"for {dtype}")
+        signature = tuple((tuple(t.shape), t.dtype) for t in inputs)
+        key = (signature, training)
+        if key in self._libraries:
+            return self._libraries[key]
+        if self._shapes_seen and signature not in self._shapes_seen:
+            message = (f"trace_mlir: recompiling {type(self.module).__name__}"
+                       f" for new input shapes "
+                       f"{[list(s) for s, _ in signature]}")
+            if self._recompile == "error":
+                raise TraceMLIRError(message)
+            warnings.warn(message, stacklevel=3)
+        self._shapes_seen.add(signature)
+        self._libraries[key] = self._compile(inputs, training)
+        return self._libraries[key]
+
+    def _compile(self, inputs, training):
+        was_training = self.module.training
+        self.module.train(training)
+        try:
+            with torch.no_grad():
+                traced = torch.jit.trace(self.module, inputs,
+                                         check_trace=False)
+        finally:
+            self.module.train(was_training)
+        names = _input_names(traced)
+        shapes = []
+        for name, t in zip(names, inputs):
+            if t.dtype not in _MLIR_DTYPES:
+                raise TypeError(f"trace_mlir: input '{name}' has dtype "
+                                f"{t.dtype}, which the compiler does not "
+                                "take")
+            dims = "x".join(str(d) for d in t.shape)
+            shapes.append(f"--input-shape={name}="
+                          f"{dims + 'x' if dims else ''}"
+                          f"{_MLIR_DTYPES[t.dtype]}")
+        flags = list(self._flags)
+        if not training:
+            flags.append("--dropout-as-identity")
+        digest = hashlib.sha256()
+        digest.update(str(traced.inlined_graph).encode())
+        digest.update(repr((shapes, flags)).encode())
+        key = digest.hexdigest()[:24]
+        directory = os.path.join(self._cache_dir, key)
+        if not os.path.exists(os.path.join(directory, "libstep.so")):
+            os.makedirs(self._cache_dir, exist_ok=True)
+            model_path = os.path.join(self._cache_dir, f"{key}.pt")
+            traced.save(model_path)
+            command = [_trace_compile_binary(), model_path, "--target=cpu",
+                       "-o", directory, "--name=step",
+                       f"--cache-dir={os.path.join(self._cache_dir, 'objects')}"
+                       ] + shapes + flags
+            proc = subprocess.run(command, capture_output=True, text=True)
+            if proc.returncode != 0:
+                raise TraceMLIRError(proc.stderr.strip() or
+                                     f"trace-compile exited {proc.returncode}")
+        library = _Library(directory, "step")
+        library.input_names = names
+        return library
+
+    def _state(self):
+        """The parameters and buffers by the importer's names, which drop
+        checkpoint_wrapper's `_checkpoint_wrapped_module.` level."""
+        def name(n):
+            return n.replace("_checkpoint_wrapped_module.", "")
+        parameters = {name(n): p for n, p in self.module.named_parameters()}
+        buffers = {name(n): b for n, b in self.module.named_buffers()}
+        return parameters, buffers
+
+    def forward(self, *inputs):
+        training = self.module.training and torch.is_grad_enabled()
+        library = self._library_for(inputs, self.module.training)
+        parameters, buffers = self._state()
+        values = dict(parameters)
+        values.update(buffers)
+        values.update(zip(library.input_names, inputs))
+        fwd_inputs = {n for d, n, _, _ in library.functions["fwd"][1]
+                      if d == "in"}
+        if "seed" in fwd_inputs:
+            # Dropout's Philox seed, drawn from torch's generator, so
+            # torch.manual_seed reproduces a run.
+            values["seed"] = torch.randint(0, 2**62, (), dtype=torch.int64)
+        if not training:
+            outs = library.call("fwd", values)
+            results = tuple(outs[name] for name in library.results)
+            return results if len(results) > 1 else results[0]
+        grad_names = [n for n, p in parameters.items()
+                      if p.requires_grad and n in fwd_inputs]
+        grad_tensors = [values[n] for n in grad_names]
+        return _Step.apply(library, values, grad_names, *grad_tensors)
+
+
+def compile(module, example_inputs, remat="min-cut", target="cpu",
+            checkpoint_policy=None, cache_dir=None, recompile="warn",
+            options=()):
+    """Compiles `module`'s training step for `example_inputs` (a tuple of
+    tensors) and returns a CompiledModule.
+
+    remat: "min-cut" (default), "none", a fraction of the plain cut's
+      saved bytes (0..1) or a byte count.
+    target: "cpu" ("cuda" is not supported yet by this package).
+    checkpoint_policy: trace-compile --checkpoint-policy, e.g.
+      "dots_saveable".
+    cache_dir: where libraries (by a hash of the traced graph, the shapes
+      and the options) and compiled objects are kept; a temporary
+      directory when None.
+    recompile: "warn" (say once per new input shape) or "error".
+    options: more trace-compile flags, e.g. ["--host-cpu=native"].
+    """
+    if target != "cpu":
+        raise NotImplementedError(
+            f"trace_mlir.compile: target={target!r}: only 'cpu' so far")
+    if not isinstance(module, torch.nn.Module):
+        raise TypeError("trace_mlir.compile: expected a torch.nn.Module")
+    if isinstance(example_inputs, torch.Tensor):
+        example_inputs = (example_inputs,)
+    return CompiledModule(module, example_inputs, remat, checkpoint_policy,
+                          cache_dir, recompile, options)
