@@ -9,6 +9,7 @@ Each check prints one PASS or FAIL line; the script exits 1 if any failed.
   * state: the compiled module's parameters are the model's tensors, and
     its state_dict is the model's, under the same names;
   * eval(): under torch.no_grad the loss equals eager's in eval mode;
+  * a model with two outputs, neither a loss: autograd's cotangents;
   * dropout: the same torch.manual_seed gives the same losses, another
     seed other ones;
   * a new batch size recompiles, warns once, and gives eager's loss;
@@ -152,6 +153,29 @@ def checks(cache):
         check("recompile='error' raises", False)
     except trace_mlir.TraceMLIRError as e:
         check("recompile='error' raises", "recompiling" in str(e))
+
+    # Outputs that are not a scalar loss: the cotangents come from autograd.
+    class TwoHeads(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(6, 5)
+
+        def forward(self, x):
+            h = torch.tanh(self.fc(x))
+            return h, h.sum(dim=1)
+    torch.manual_seed(4)
+    heads = TwoHeads()
+    twin = copy.deepcopy(heads)
+    x = torch.randn(3, 6)
+    c = trace_mlir.compile(heads, (x,), cache_dir=cache)
+    h, s = c(x)
+    ((h * h).sum() + (s * torch.arange(3.0)).sum()).backward()
+    rh, rs = twin(x)
+    ((rh * rh).sum() + (rs * torch.arange(3.0)).sum()).backward()
+    check("two outputs, cotangents from autograd: gradients equal eager's",
+          torch.allclose(h, rh, rtol=RTOL, atol=ATOL) and
+          all(torch.allclose(p.grad, q.grad, rtol=RTOL, atol=ATOL)
+              for p, q in zip(heads.parameters(), twin.parameters())))
 
     # Dropout: a fresh Philox seed per step from torch's generator.
     def losses(seed):
