@@ -454,6 +454,11 @@ op("cross_entropy", lambda m, x, target: F.cross_entropy(x, target),
 op("to_f64", lambda m, x: x.to(torch.float64), x=randn(2, 3))
 op("type_as", lambda m, x, y: x.type_as(y), x=randn(2, 3), y=f64(2, 3))
 op("float", lambda m, idx: idx.float(), idx=ints(16, 2, 3))
+# In-place variants: the schema's alias annotation (Tensor(a!) self) makes
+# them the operator they are a variant of.
+op("relu_inplace", lambda m, x: (x * 2.0).relu_(), x=randn(2, 3))
+op("add_inplace", lambda m, x, y: (x * 2.0).add_(y, alpha=3.0),
+   x=randn(2, 3), y=randn(2, 3))
 
 
 # --------------------------------------------------------------------------
@@ -486,10 +491,20 @@ class Cumsum(nn.Module):
         return torch.cumsum(torch.exp(x), dim=1)
 
 
+class CopyInto(nn.Module):
+    """Traced: aten::copy_, a mutation with no out-of-place operator."""
+
+    def forward(self, x):
+        h = torch.zeros(2, 3)
+        h.copy_(x)
+        return h * 2.0
+
+
 ERRORS = {
     "control_flow": (ControlFlow, lambda: {"x": torch.randn(2, 3)}),
     "loop": (Loop, lambda: {"x": torch.randn(2, 3)}),
     "unsupported_op": (Cumsum, lambda: {"x": torch.randn(2, 3)}),
+    "unsupported_mutation": (CopyInto, lambda: {"x": torch.randn(2, 3)}),
 }
 SCRIPTED = {"control_flow", "loop"}
 

@@ -267,7 +267,9 @@ def write_manifests(out_root, results):
         rows = [(f"`{r['name']}.pt`", code(r["shapes"]),
                  {"control_flow": "scripted; `if x.sum() > 0:` on a tensor",
                   "loop": "scripted; `for _ in range(int(x.abs().sum()))`",
-                  "unsupported_op": "traced; an op outside the op set"}[
+                  "unsupported_op": "traced; an op outside the op set",
+                  "unsupported_mutation": "traced; `aten::copy_`, a "
+                                          "mutation with no out-of-place op"}[
                       r["name"]],
                  code(r["aten"] + r["other"])) for r in errors]
         rows += [("`truncated.pt`", "as `ops/linear`",

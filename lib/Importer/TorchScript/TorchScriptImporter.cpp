@@ -22,6 +22,7 @@
 #include "trace/Support/ChildProcess.h"
 
 #include "trace/Importer/CheckpointCalls.h"
+#include "Importer.h"
 #include "PickleScan.h"
 
 #include "trace/Dialect/Trace/IR/TraceDialect.h"
@@ -135,66 +136,7 @@ bool mlir::trace::parseInputSpec(StringRef text, InputSpec &spec,
   return true;
 }
 
-namespace {
-
-//===----------------------------------------------------------------------===//
-// Values of the TorchScript graph
-//===----------------------------------------------------------------------===//
-
-/// What a TorchScript value is at import time: a tensor computed by trace
-/// ops, a compile-time constant (numbers, lists of numbers, constant
-/// tensors, dtypes), a list or tuple of values, or a module object.
-struct TSValue {
-  enum class Kind { Tensor, Const, List, Module };
-  Kind kind = Kind::Const;
-  Value tensor;
-  c10::IValue constant;
-  std::vector<TSValue> elements;
-  c10::intrusive_ptr<c10::ivalue::Object> object; ///< a module
-  std::string path;
-  jit::Module module() const { return jit::Module(object); }
-
-  static TSValue ofTensor(Value v) {
-    TSValue t;
-    t.kind = Kind::Tensor;
-    t.tensor = v;
-    return t;
-  }
-  static TSValue ofConst(c10::IValue v) {
-    TSValue t;
-    t.constant = std::move(v);
-    return t;
-  }
-  static TSValue ofList(std::vector<TSValue> elems) {
-    TSValue t;
-    t.kind = Kind::List;
-    t.elements = std::move(elems);
-    return t;
-  }
-  static TSValue ofModule(const jit::Module &m, std::string path) {
-    TSValue t;
-    t.kind = Kind::Module;
-    t.object = m._ivalue();
-    t.path = std::move(path);
-    return t;
-  }
-};
-
-/// Thrown (inside the importer only) after a diagnostic was emitted, to
-/// unwind out of the graph walk.
-struct ImportError {};
-
-/// A region being filled: values from enclosing blocks are passed in as
-/// block arguments on first use (trace.checkpoint is isolated from above).
-struct Scope {
-  Block *block;
-  Scope *parent;
-  std::string path; ///< module path of the region (empty: the function)
-  // Direct-initialized: DenseMap's default constructor is explicit, which
-  // clang (not g++) rejects in the aggregate initializations below.
-  llvm::DenseMap<Value, Value> captured{};
-  SmallVector<Value> outerValues{}; ///< operands of the region op, in order
-};
+namespace mlir::trace::ts {
 
 /// A list of constants as the IValue an operator unboxes: int[], float[],
 /// bool[] or Tensor[]; none when an element is not a constant.
@@ -248,114 +190,6 @@ std::string stripMangling(const std::string &qualified) {
   return out;
 }
 
-class Importer {
-public:
-  Importer(MLIRContext *ctx, const TorchScriptImportOptions &options)
-      : ctx(ctx), options(options), builder(ctx),
-        tb(builder, [this] { return use(getSeed()); }), annotator(*this) {
-    builder.setListener(&annotator);
-  }
-
-  /// Imports `root` (loaded from `path`, which locates the function).
-  OwningOpRef<ModuleOp> run(jit::Module &root, StringRef path);
-
-private:
-  // Locations and errors ------------------------------------------------------
-  Location locationOf(const c10::optional<jit::SourceRange> &range,
-                      const std::string &path);
-  /// The Python stack a traced node was recorded under (`stack` set), else
-  /// its range in the archive's code; none when its debug info is corrupt.
-  c10::optional<jit::SourceRange> recordedRange(const jit::Node *node,
-                                                bool *stack = nullptr);
-  [[noreturn]] void fail(const Twine &message) {
-    InFlightDiagnostic diag = emitError(tb.getLoc()) << message;
-    if (!currentPath.empty())
-      diag << " [module '" << currentPath << "']";
-    diag.report();
-    throw ImportError();
-  }
-  std::string describe(const jit::Node *node);
-
-  // Values --------------------------------------------------------------------
-  Value use(Value v);
-  Value capture(Scope *s, Value v);
-  Value getSeed();
-  TSValue &lookup(const jit::Value *v);
-  Value asTensor(const TSValue &v, const jit::Value *origin);
-  Value constantTensor(const at::Tensor &t);
-  Type elementTypeOf(c10::ScalarType st);
-
-  // Arguments of a node, by schema name --------------------------------------
-  const jit::Value *input(const jit::Node *n, const char *name);
-  bool hasInput(const jit::Node *n, const char *name);
-  Value tensorArg(const jit::Node *n, const char *name);
-  Value optTensorArg(const jit::Node *n, const char *name);
-  Operand operandArg(const jit::Node *n, const char *name);
-  c10::IValue constArg(const jit::Node *n, const char *name);
-  int64_t intArg(const jit::Node *n, const char *name);
-  double floatArg(const jit::Node *n, const char *name);
-  bool boolArg(const jit::Node *n, const char *name);
-  std::optional<int64_t> optIntArg(const jit::Node *n, const char *name);
-  std::vector<int64_t> intListArg(const jit::Node *n, const char *name);
-  std::optional<Type> dtypeArg(const jit::Node *n, const char *name);
-  Scalar scalarOf(const c10::IValue &v);
-  Value check(Value v) {
-    if (!v)
-      throw ImportError();
-    return v;
-  }
-
-  // Graph walk ----------------------------------------------------------------
-  std::vector<TSValue> importGraph(jit::Graph &graph, jit::Module self,
-                                   const std::string &path,
-                                   std::vector<TSValue> args);
-  void importNode(jit::Node *node, const std::string &path);
-  std::vector<TSValue> callMethod(jit::Node *node, const std::string &path);
-  bool tryFold(jit::Node *node);
-  void importAten(jit::Node *node);
-  bool isCheckpointModule(const jit::Module &m, const std::string &path);
-
-  // torch.utils.checkpoint calls (CheckpointCalls.h) -------------------------
-  /// The checkpoint calls `node` ran under, from its recorded stack.
-  /// `range` and `stack`: recordedRange's.
-  SmallVector<CallInstance>
-  checkpointCallsOf(const jit::Node *node,
-                    const c10::optional<jit::SourceRange> &range, bool stack);
-  /// Gives every op the builder inserts the calls of the node being imported.
-  struct Annotator final : OpBuilder::Listener {
-    explicit Annotator(Importer &importer) : importer(importer) {}
-    void notifyOperationInserted(Operation *op,
-                                 OpBuilder::InsertPoint) override {
-      if (!isa<CheckpointOp, YieldOp>(op))
-        importer.callRegions.annotate(op, importer.currentCalls);
-    }
-    Importer &importer;
-  };
-
-  MLIRContext *ctx;
-  const TorchScriptImportOptions &options;
-  OpBuilder builder;
-  TensorBuilder tb;
-  std::optional<llvm::Regex> checkpointRegex;
-
-  Block *entry = nullptr;
-  SmallVector<DictionaryAttr> argAttrs;
-  Scope *scope = nullptr;
-  Value seed;
-  llvm::DenseMap<const c10::TensorImpl *, Value> parameterArgs;
-  llvm::DenseMap<const jit::Value *, TSValue> env;
-  std::vector<std::string> callStack; // for recursion checks
-  std::string currentPath;            // module of the node being imported
-
-  Annotator annotator;
-  CheckpointCallRegions callRegions;
-  SmallVector<CallInstance> currentCalls; // of the node being imported
-  std::vector<uint64_t> visitStack;       // a number per method call followed
-  uint64_t nextVisit = 1;
-  llvm::StringMap<SmallVector<CheckpointCallFrame>> callsOfStack;
-  unsigned atenOps = 0, atenOpsWithoutDebugInfo = 0;
-  std::string debugInfoError; // the first corrupt debug-info record's error
-};
 
 //===----------------------------------------------------------------------===//
 // Locations and errors
@@ -1073,363 +907,47 @@ void Importer::importNode(jit::Node *node, const std::string &path) {
 //===----------------------------------------------------------------------===//
 
 void Importer::importAten(jit::Node *node) {
+  static const llvm::StringMap<AtenHandler> table = atenTable();
   std::string name = node->kind().toUnqualString();
-  // In-place variants (add_, relu_) act on values a traced graph no longer
-  // reads: the tracer rebinds later uses to the op's output.
-  if (name.size() > 1 && name.back() == '_' && name[name.size() - 2] != '_' &&
-      name != "copy_" && name != "index_put_" && name != "fill_")
-    name.pop_back();
-  using B = TensorBuilder::Binary;
-  using U = TensorBuilder::Unary;
-  auto out = [&](Value v) { env[node->output()] = TSValue::ofTensor(check(v)); };
-  auto x = [&] { return tensorArg(node, "self"); };
-
-  static const llvm::StringMap<U> unaries = {
-      {"neg", U::Neg},     {"abs", U::Abs},       {"exp", U::Exp},
-      {"log", U::Log},     {"sin", U::Sin},       {"cos", U::Cos},
-      {"tanh", U::Tanh},   {"sqrt", U::Sqrt},     {"rsqrt", U::Rsqrt},
-      {"erf", U::Erf},     {"sigmoid", U::Sigmoid}, {"relu", U::Relu},
-      {"silu", U::Silu}};
-  if (auto it = unaries.find(name); it != unaries.end())
-    return out(tb.unary(it->second, x()));
-
-  static const llvm::StringMap<ComparisonDirection> compares = {
-      {"eq", ComparisonDirection::EQ}, {"ne", ComparisonDirection::NE},
-      {"lt", ComparisonDirection::LT}, {"le", ComparisonDirection::LE},
-      {"gt", ComparisonDirection::GT}, {"ge", ComparisonDirection::GE}};
-  if (auto it = compares.find(name); it != compares.end()) {
-    Operand self = operandArg(node, "self");
-    Operand other = operandArg(node, "other");
-    return out(tb.compare(it->second, self, other));
-  }
-
-  if (name == "add" || name == "sub" || name == "rsub") {
-    Operand self = operandArg(node, "self");
-    Operand other = operandArg(node, "other");
-    if (hasInput(node, "alpha")) {
-      Scalar alpha = scalarOf(constArg(node, "alpha"));
-      if (alpha.asDouble() != 1.0) {
-        if (other.scalar && name != "rsub")
-          other = Operand(
-              other.scalar->kind != Scalar::Kind::Float &&
-                      alpha.kind != Scalar::Kind::Float
-                  ? Scalar::ofInt(other.scalar->i * alpha.i)
-                  : Scalar::ofFloat(other.scalar->asDouble() *
-                                    alpha.asDouble()));
-        else if (name == "rsub")
-          self = Operand(check(tb.binary(B::Mul, self, alpha)));
-        else
-          other = Operand(check(tb.binary(B::Mul, other, alpha)));
-      }
-    }
-    if (!self.tensor && !other.tensor)
-      fail("aten::" + name + " of two numbers");
-    if (name == "rsub")
-      return out(tb.binary(B::Sub, other, self));
-    return out(tb.binary(name == "add" ? B::Add : B::Sub, self, other));
-  }
-  if (name == "mul" || name == "div" || name == "maximum" ||
-      name == "minimum" || name == "true_divide") {
-    B kind = name == "mul"       ? B::Mul
-             : name == "maximum" ? B::Max
-             : name == "minimum" ? B::Min
-                                 : B::Div;
-    if (name == "div" && hasInput(node, "rounding_mode")) {
-      c10::IValue mode = constArg(node, "rounding_mode");
-      if (!mode.isNone())
-        fail("aten::div with rounding_mode='" + mode.toStringRef() +
-             "' on tensors is not supported");
-    }
-    Operand self = operandArg(node, "self");
-    Operand other = operandArg(node, "other");
-    return out(tb.binary(kind, self, other));
-  }
-  if (name == "pow") {
-    Operand base = hasInput(node, "self") ? operandArg(node, "self")
-                                          : Operand(scalarOf(constArg(node, "self")));
-    return out(tb.binary(B::Pow, base, operandArg(node, "exponent")));
-  }
-  if (name == "gelu") {
-    std::string approx = hasInput(node, "approximate")
-                             ? constArg(node, "approximate").toStringRef()
-                             : "none";
-    if (approx != "none" && approx != "tanh")
-      fail("aten::gelu: unknown approximate='" + approx + "'");
-    return out(tb.gelu(x(), approx == "tanh"));
-  }
-  if (name == "dropout" || name == "feature_dropout") {
-    if (name == "feature_dropout")
-      fail("unsupported op " + describe(node));
-    bool train = boolArg(node, "train") && !options.dropoutAsIdentity;
-    return out(tb.dropout(tensorArg(node, "input"), floatArg(node, "p"), train));
-  }
-  if (name == "softmax" || name == "log_softmax" || name == "_softmax" ||
-      name == "_log_softmax") {
-    Value in = tensorArg(node, hasInput(node, "self") ? "self" : "input");
-    if (auto dt = dtypeArg(node, "dtype"))
-      in = tb.convert(in, *dt);
-    return out(tb.softmax(in, intArg(node, "dim"),
-                          StringRef(name).contains("log")));
-  }
-  if (name == "layer_norm") {
-    // One argument per statement: they may create ops (a constant
-    // materialized), and C++ leaves the order of call arguments open.
-    Value input = tensorArg(node, "input");
-    std::vector<int64_t> shape = intListArg(node, "normalized_shape");
-    Value weight = optTensorArg(node, "weight");
-    Value bias = optTensorArg(node, "bias");
-    return out(tb.layerNorm(input, shape, weight, bias, floatArg(node, "eps")));
-  }
-  if (name == "linear") {
-    Value input = tensorArg(node, "input");
-    Value weight = tensorArg(node, "weight");
-    Value bias = optTensorArg(node, "bias");
-    return out(tb.linear(input, weight, bias));
-  }
-  if (name == "matmul" || name == "mm" || name == "bmm") {
-    Value a = x();
-    Value b2 = tensorArg(node, name == "matmul" ? "other" : "mat2");
-    int64_t want = name == "mm" ? 2 : 3;
-    if (name != "matmul" && (TensorBuilder::typeOf(a).getRank() != want ||
-                             TensorBuilder::typeOf(b2).getRank() != want))
-      fail("aten::" + name + " expects " + Twine(want) + "-D tensors");
-    return out(tb.matmul(a, b2));
-  }
-  if (name == "addmm") {
-    Value mat1 = tensorArg(node, "mat1");
-    Value mat2 = tensorArg(node, "mat2");
-    Value prod = check(tb.matmul(mat1, mat2));
-    Scalar beta = scalarOf(constArg(node, "beta"));
-    Scalar alpha = scalarOf(constArg(node, "alpha"));
-    Operand bias = operandArg(node, "self");
-    if (alpha.asDouble() != 1.0)
-      prod = check(tb.binary(B::Mul, prod, alpha));
-    if (beta.asDouble() == 0.0)
-      return out(prod);
-    if (beta.asDouble() != 1.0)
-      bias = Operand(check(tb.binary(B::Mul, bias, beta)));
-    return out(tb.binary(B::Add, prod, bias));
-  }
-  if (name == "embedding") {
-    Value weight = tensorArg(node, "weight");
-    Value indices = tensorArg(node, "indices");
-    return out(tb.embedding(weight, indices));
-  }
-  if (name == "view" || name == "reshape" || name == "_reshape_alias")
-    return out(tb.reshape(x(), intListArg(node, name == "view" ? "size"
-                                                               : "shape")));
-  if (name == "view_as" || name == "reshape_as" || name == "expand_as") {
-    ArrayRef<int64_t> shape =
-        TensorBuilder::typeOf(tensorArg(node, "other")).getShape();
-    if (name == "expand_as")
-      return out(tb.expand(x(), shape));
-    return out(tb.reshape(x(), shape));
-  }
-  if (name == "flatten")
-    return out(tb.flatten(tensorArg(node, "self"),
-                          intArg(node, "start_dim"), intArg(node, "end_dim")));
-  if (name == "transpose")
-    return out(tb.swapDims(x(), intArg(node, "dim0"), intArg(node, "dim1")));
-  if (name == "t") {
-    Value v = x();
-    return out(TensorBuilder::typeOf(v).getRank() < 2 ? v
-                                                       : tb.swapDims(v, 0, 1));
-  }
-  if (name == "permute")
-    return out(tb.permute(x(), intListArg(node, "dims")));
-  if (name == "contiguous" || name == "clone" || name == "alias" ||
-      name == "lift_fresh")
-    return out(x());
-  if (name == "detach")
-    fail("aten::detach is not supported: it stops gradients, which the "
-         "trace dialect has no op for yet");
-  if (name == "unsqueeze")
-    return out(tb.unsqueeze(x(), intArg(node, "dim")));
-  if (name == "squeeze") {
-    std::vector<int64_t> dims;
-    if (hasInput(node, "dim"))
-      dims = intListArg(node, "dim");
-    return out(tb.squeeze(x(), dims));
-  }
-  if (name == "expand")
-    return out(tb.expand(x(), intListArg(node, "size")));
-  if (name == "slice") {
-    int64_t step = intArg(node, "step");
-    return out(tb.slice(x(), intArg(node, "dim"), optIntArg(node, "start"),
-                        optIntArg(node, "end"), step));
-  }
-  if (name == "select")
-    return out(tb.select(x(), intArg(node, "dim"), intArg(node, "index")));
-  if (name == "narrow") {
-    int64_t start = intArg(node, "start"), length = intArg(node, "length");
-    Value v = x();
-    int64_t dim = intArg(node, "dim");
-    int64_t nd = tb.normalizeDim(dim, TensorBuilder::typeOf(v).getRank());
-    if (nd < 0)
-      throw ImportError();
-    int64_t size = TensorBuilder::typeOf(v).getDimSize(nd);
-    if (start < 0)
-      start += size;
-    if (start < 0 || length < 0 || start + length > size)
-      fail("aten::narrow: start " + Twine(start) + " + length " +
-           Twine(length) + " exceeds dim size " + Twine(size));
-    return out(tb.slice(v, nd, start, start + length, 1));
-  }
-  if (name == "cat" || name == "concat") {
-    const jit::Value *listValue = input(node, "tensors");
-    TSValue &list = lookup(listValue);
-    if (list.kind != TSValue::Kind::List)
-      fail("aten::cat of a value that is not a list");
-    SmallVector<Value> parts;
-    for (const TSValue &e : list.elements)
-      parts.push_back(asTensor(e, listValue));
-    return out(tb.concat(parts, intArg(node, "dim")));
-  }
-  if (name == "split" || name == "split_with_sizes" || name == "chunk" ||
-      name == "unsafe_split" || name == "unsafe_chunk") {
-    Value v = x();
-    int64_t dim = intArg(node, "dim");
-    int64_t nd = tb.normalizeDim(dim, TensorBuilder::typeOf(v).getRank());
-    if (nd < 0)
-      throw ImportError();
-    int64_t size = TensorBuilder::typeOf(v).getDimSize(nd);
-    std::vector<int64_t> sizes;
-    if (StringRef(name).ends_with("chunk")) {
-      int64_t chunks = intArg(node, "chunks");
-      if (chunks <= 0)
-        fail("aten::chunk: chunks must be positive");
-      int64_t each = (size + chunks - 1) / chunks;
-      for (int64_t s = 0; s < size; s += each)
-        sizes.push_back(std::min(each, size - s));
-    } else if (name == "split_with_sizes") {
-      sizes = intListArg(node, "split_sizes");
-    } else {
-      c10::IValue arg = constArg(node, "split_size");
-      if (arg.isInt()) {
-        int64_t each = arg.toInt();
-        if (each <= 0)
-          fail("aten::split: split_size must be positive");
-        for (int64_t s = 0; s < size; s += each)
-          sizes.push_back(std::min(each, size - s));
-      } else {
-        sizes = intListArg(node, "split_size");
-      }
-    }
-    auto pieces = tb.split(v, sizes, nd);
-    if (!pieces)
-      throw ImportError();
-    std::vector<TSValue> elems;
-    for (Value p : *pieces)
-      elems.push_back(TSValue::ofTensor(p));
-    env[node->output()] = TSValue::ofList(std::move(elems));
-    return;
-  }
-  if (name == "masked_fill") {
-    Value v = x();
-    Operand fill = operandArg(node, "value");
-    // torch keeps self's dtype.
-    Type elt = TensorBuilder::typeOf(v).getElementType();
-    Value filler = fill.scalar
-                       ? tb.full({}, elt, *fill.scalar)
-                       : tb.convert(fill.tensor, elt);
-    return out(tb.where(tensorArg(node, "mask"), filler, v));
-  }
-  if (name == "where") {
-    Value condition = tensorArg(node, "condition");
-    Operand self = operandArg(node, "self");
-    Operand other = operandArg(node, "other");
-    return out(tb.where(condition, self, other));
-  }
-  if (name == "tril" || name == "triu")
-    return out(tb.triangle(x(), intArg(node, "diagonal"), name == "tril"));
-  if (name == "ones" || name == "zeros" || name == "full" ||
-      name == "ones_like" || name == "zeros_like" || name == "full_like") {
-    bool like = StringRef(name).ends_with("_like");
-    SmallVector<int64_t> shape;
-    Type elt = builder.getF32Type();
-    if (like) {
-      Value ref = x();
-      shape.assign(TensorBuilder::typeOf(ref).getShape().begin(),
-                   TensorBuilder::typeOf(ref).getShape().end());
-      elt = TensorBuilder::typeOf(ref).getElementType();
-    } else {
-      std::vector<int64_t> s = intListArg(node, "size");
-      shape.assign(s.begin(), s.end());
-    }
-    StringRef op(name);
-    Scalar value = op.starts_with("ones")    ? Scalar::ofInt(1)
-                   : op.starts_with("zeros") ? Scalar::ofInt(0)
-                                             : scalarOf(constArg(node, "fill_value"));
-    if (!like && op.starts_with("full") && value.kind != Scalar::Kind::Float)
-      elt = tb.scalarType(value);
-    if (auto dt = dtypeArg(node, "dtype"))
-      elt = *dt;
-    return out(tb.full(shape, elt, value));
-  }
-  if (name == "arange") {
-    Scalar start = Scalar::ofInt(0), step = Scalar::ofInt(1);
-    Scalar end = scalarOf(constArg(node, "end"));
-    if (hasInput(node, "start"))
-      start = scalarOf(constArg(node, "start"));
-    if (hasInput(node, "step"))
-      step = scalarOf(constArg(node, "step"));
-    bool integral = start.kind != Scalar::Kind::Float &&
-                    end.kind != Scalar::Kind::Float &&
-                    step.kind != Scalar::Kind::Float;
-    Type elt = integral ? Type(builder.getI64Type()) : Type(builder.getF32Type());
-    if (auto dt = dtypeArg(node, "dtype"))
-      elt = *dt;
-    return out(tb.arange(start, end, step, elt));
-  }
-  if (name == "sum" || name == "mean" || name == "amax") {
-    std::vector<int64_t> dims;
-    bool keepdim = false;
-    if (hasInput(node, "dim"))
-      dims = intListArg(node, "dim");
-    if (hasInput(node, "keepdim"))
-      keepdim = boolArg(node, "keepdim");
-    if (name == "amax")
-      return out(tb.amax(x(), dims, keepdim));
-    std::optional<Type> dt = dtypeArg(node, "dtype");
-    if (name == "sum")
-      return out(tb.sum(x(), dims, keepdim, dt));
-    return out(tb.mean(x(), dims, keepdim, dt));
-  }
-  if (name == "nll_loss" || name == "nll_loss_nd" ||
-      name == "cross_entropy_loss") {
-    Value input = x();
-    Value target = tensorArg(node, "target");
-    Value weight = optTensorArg(node, "weight");
-    int64_t reduction = intArg(node, "reduction");
-    int64_t ignoreIndex = intArg(node, "ignore_index");
-    if (name == "cross_entropy_loss")
-      return out(tb.crossEntropy(input, target, weight, reduction, ignoreIndex,
-                                 floatArg(node, "label_smoothing")));
-    return out(tb.nllLoss(input, target, weight, reduction, ignoreIndex));
-  }
-  if (name == "to" || name == "type_as" || name == "float" ||
-      name == "double" || name == "half" || name == "long" ||
-      name == "bool" || name == "int") {
-    Value v = x();
-    std::optional<Type> dt;
-    if (name == "type_as")
-      dt = TensorBuilder::typeOf(tensorArg(node, "other")).getElementType();
-    else if (name == "to" && hasInput(node, "other"))
-      dt = TensorBuilder::typeOf(tensorArg(node, "other")).getElementType();
-    else if (name == "to")
-      dt = dtypeArg(node, "dtype");
-    else
-      dt = llvm::StringSwitch<std::optional<Type>>(name)
-               .Case("float", builder.getF32Type())
-               .Case("double", builder.getF64Type())
-               .Case("half", builder.getF16Type())
-               .Case("long", builder.getI64Type())
-               .Case("int", builder.getI32Type())
-               .Case("bool", builder.getI1Type())
-               .Default(std::nullopt);
-    return out(dt ? tb.convert(v, *dt) : v);
+  const c10::FunctionSchema *schema = node->maybeSchema();
+  // An overload's own handler (`add.Tensor`), else the operator's.
+  auto handler = [&](const std::string &key) -> AtenHandler {
+    if (schema && !schema->overload_name().empty())
+      if (auto it = table.find(key + "." + schema->overload_name());
+          it != table.end())
+        return it->second;
+    auto it = table.find(key);
+    return it == table.end() ? nullptr : it->second;
+  };
+  if (AtenHandler h = handler(name))
+    return (this->*h)(node, name);
+  // In-place variants (add_, relu_, hardswish_): the schema says the op
+  // writes its first argument. They act on values a traced graph no longer
+  // reads (the tracer rebinds later uses to the op's output), so they
+  // import as the operator they are a variant of. Other mutations (copy_,
+  // fill_, index_put_) have no out-of-place operator here and stay
+  // unsupported.
+  if (schema && !schema->arguments().empty() &&
+      schema->arguments()[0].alias_info() &&
+      schema->arguments()[0].alias_info()->isWrite() && name.size() > 1 &&
+      name.back() == '_' && name[name.size() - 2] != '_') {
+    std::string base = name.substr(0, name.size() - 1);
+    if (AtenHandler h = handler(base))
+      return (this->*h)(node, base);
   }
   fail("unsupported op " + describe(node));
+}
+
+llvm::StringMap<Importer::AtenHandler> Importer::atenTable() {
+  llvm::StringMap<AtenHandler> table;
+  for (ArrayRef<AtenEntry> family :
+       {elementwiseAtenOps(), nnAtenOps(), reductionsAtenOps(),
+        shapeAtenOps(), creationAtenOps()})
+    for (const AtenEntry &entry : family)
+      if (!table.try_emplace(entry.name, entry.handler).second)
+        llvm::report_fatal_error(llvm::Twine("aten::") + entry.name +
+                                 " has two handlers");
+  return table;
 }
 
 //===----------------------------------------------------------------------===//
@@ -1613,7 +1131,9 @@ std::optional<std::string> findCorruptPickleRecord(const std::string &path) {
   return std::nullopt;
 }
 
-} // namespace
+} // namespace mlir::trace::ts
+
+using namespace mlir::trace::ts;
 
 OwningOpRef<ModuleOp>
 mlir::trace::importTorchScript(MLIRContext *context, StringRef path,

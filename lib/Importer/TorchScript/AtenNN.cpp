@@ -1,0 +1,135 @@
+//===- AtenNN.cpp - aten nn operators -------------------------------------===//
+//
+// The aten operators of one family (nn: linear algebra, activations, norms,
+// dropout, losses): a handler each, named in the table at the end of the
+// file, which importAten dispatches on (TorchScriptImporter.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Importer.h"
+
+using namespace mlir;
+using namespace mlir::trace;
+using namespace mlir::trace::ts;
+
+/// aten::gelu.
+void Importer::atenGelu(jit::Node *node, StringRef name) {
+  std::string approx = hasInput(node, "approximate")
+                           ? constArg(node, "approximate").toStringRef()
+                           : "none";
+  if (approx != "none" && approx != "tanh")
+    fail("aten::gelu: unknown approximate='" + approx + "'");
+  return setResult(node, tb.gelu(self(node), approx == "tanh"));
+}
+
+/// aten::dropout, aten::feature_dropout.
+void Importer::atenDropout(jit::Node *node, StringRef name) {
+  if (name == "feature_dropout")
+    fail("unsupported op " + describe(node));
+  bool train = boolArg(node, "train") && !options.dropoutAsIdentity;
+  Value input = tensorArg(node, "input");
+  return setResult(node, tb.dropout(input, floatArg(node, "p"), train));
+}
+
+/// aten::softmax, aten::log_softmax, aten::_softmax, aten::_log_softmax.
+void Importer::atenSoftmax(jit::Node *node, StringRef name) {
+  Value in = tensorArg(node, hasInput(node, "self") ? "self" : "input");
+  if (auto dt = dtypeArg(node, "dtype"))
+    in = tb.convert(in, *dt);
+  return setResult(node, tb.softmax(in, intArg(node, "dim"),
+                        StringRef(name).contains("log")));
+}
+
+/// aten::layer_norm.
+void Importer::atenLayerNorm(jit::Node *node, StringRef name) {
+  // One argument per statement: they may create ops (a constant
+  // materialized), and C++ leaves the order of call arguments open.
+  Value input = tensorArg(node, "input");
+  std::vector<int64_t> shape = intListArg(node, "normalized_shape");
+  Value weight = optTensorArg(node, "weight");
+  Value bias = optTensorArg(node, "bias");
+  return setResult(node, tb.layerNorm(input, shape, weight, bias,
+                                      floatArg(node, "eps")));
+}
+
+/// aten::linear.
+void Importer::atenLinear(jit::Node *node, StringRef name) {
+  Value input = tensorArg(node, "input");
+  Value weight = tensorArg(node, "weight");
+  Value bias = optTensorArg(node, "bias");
+  return setResult(node, tb.linear(input, weight, bias));
+}
+
+/// aten::matmul, aten::mm, aten::bmm.
+void Importer::atenMatmul(jit::Node *node, StringRef name) {
+  Value a = self(node);
+  Value b2 = tensorArg(node, name == "matmul" ? "other" : "mat2");
+  int64_t want = name == "mm" ? 2 : 3;
+  if (name != "matmul" && (TensorBuilder::typeOf(a).getRank() != want ||
+                           TensorBuilder::typeOf(b2).getRank() != want))
+    fail("aten::" + name + " expects " + Twine(want) + "-D tensors");
+  return setResult(node, tb.matmul(a, b2));
+}
+
+/// aten::addmm.
+void Importer::atenAddmm(jit::Node *node, StringRef name) {
+  using B = TensorBuilder::Binary;
+  Value mat1 = tensorArg(node, "mat1");
+  Value mat2 = tensorArg(node, "mat2");
+  Value prod = check(tb.matmul(mat1, mat2));
+  Scalar beta = scalarOf(constArg(node, "beta"));
+  Scalar alpha = scalarOf(constArg(node, "alpha"));
+  Operand bias = operandArg(node, "self");
+  if (alpha.asDouble() != 1.0)
+    prod = check(tb.binary(B::Mul, prod, alpha));
+  if (beta.asDouble() == 0.0)
+    return setResult(node, prod);
+  if (beta.asDouble() != 1.0)
+    bias = Operand(check(tb.binary(B::Mul, bias, beta)));
+  return setResult(node, tb.binary(B::Add, prod, bias));
+}
+
+/// aten::embedding.
+void Importer::atenEmbedding(jit::Node *node, StringRef name) {
+  Value weight = tensorArg(node, "weight");
+  Value indices = tensorArg(node, "indices");
+  return setResult(node, tb.embedding(weight, indices));
+}
+
+/// aten::nll_loss, aten::nll_loss_nd, aten::cross_entropy_loss.
+void Importer::atenNllLoss(jit::Node *node, StringRef name) {
+  Value input = self(node);
+  Value target = tensorArg(node, "target");
+  Value weight = optTensorArg(node, "weight");
+  int64_t reduction = intArg(node, "reduction");
+  int64_t ignoreIndex = intArg(node, "ignore_index");
+  if (name == "cross_entropy_loss")
+    return setResult(node, tb.crossEntropy(input, target, weight, reduction,
+                                           ignoreIndex,
+                                           floatArg(node, "label_smoothing")));
+  return setResult(
+      node, tb.nllLoss(input, target, weight, reduction, ignoreIndex));
+}
+
+ArrayRef<Importer::AtenEntry> Importer::nnAtenOps() {
+  static const AtenEntry entries[] = {
+      {"gelu", &Importer::atenGelu},
+      {"dropout", &Importer::atenDropout},
+      {"feature_dropout", &Importer::atenDropout},
+      {"softmax", &Importer::atenSoftmax},
+      {"log_softmax", &Importer::atenSoftmax},
+      {"_softmax", &Importer::atenSoftmax},
+      {"_log_softmax", &Importer::atenSoftmax},
+      {"layer_norm", &Importer::atenLayerNorm},
+      {"linear", &Importer::atenLinear},
+      {"matmul", &Importer::atenMatmul},
+      {"mm", &Importer::atenMatmul},
+      {"bmm", &Importer::atenMatmul},
+      {"addmm", &Importer::atenAddmm},
+      {"embedding", &Importer::atenEmbedding},
+      {"nll_loss", &Importer::atenNllLoss},
+      {"nll_loss_nd", &Importer::atenNllLoss},
+      {"cross_entropy_loss", &Importer::atenNllLoss},
+  };
+  return entries;
+}
