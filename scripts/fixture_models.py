@@ -459,6 +459,28 @@ op("float", lambda m, idx: idx.float(), idx=ints(16, 2, 3))
 op("relu_inplace", lambda m, x: (x * 2.0).relu_(), x=randn(2, 3))
 op("add_inplace", lambda m, x, y: (x * 2.0).add_(y, alpha=3.0),
    x=randn(2, 3), y=randn(2, 3))
+# Elementwise ops and activations composed of the primitives (their VJPs,
+# costs and lowerings are the primitives').
+op("square", lambda m, x: x.square(), x=randn(2, 3))
+op("reciprocal", lambda m, x: torch.reciprocal(x), x=randn(2, 3))
+op("clamp", lambda m, x: torch.clamp(x, -0.5, 0.7), x=randn(2, 3))
+op("clamp_min_only", lambda m, x: torch.clamp(x, min=-0.2), x=randn(2, 3))
+op("clamp_tensor", lambda m, x, y: torch.clamp(x, min=y), x=randn(2, 3),
+   y=randn(3))
+op("clamp_min", lambda m, x: torch.clamp_min(x, 0.1), x=randn(2, 3))
+op("clamp_max", lambda m, x: torch.clamp_max(x, 0.1), x=randn(2, 3))
+op("hardtanh", lambda m, x: F.hardtanh(x, -0.5, 0.25), x=randn(2, 3))
+op("relu6", lambda m, x: F.relu6(x * 4.0), x=randn(2, 3))
+op("hardsigmoid", lambda m, x: F.hardsigmoid(x * 4.0), x=randn(2, 3))
+op("hardswish", lambda m, x: F.hardswish(x * 4.0), x=randn(2, 3))
+op("hardswish_inplace", lambda m, x: F.hardswish(x * 4.0, inplace=True),
+   x=randn(2, 3))
+op("leaky_relu", lambda m, x: F.leaky_relu(x, 0.2), x=randn(2, 3))
+op("elu", lambda m, x: F.elu(x, alpha=1.5), x=randn(2, 3))
+op("selu", lambda m, x: F.selu(x), x=randn(2, 3))
+op("softplus", lambda m, x: F.softplus(x * 8.0, beta=2.0, threshold=5.0),
+   x=randn(2, 3))
+op("mish", lambda m, x: F.mish(x), x=randn(2, 3))
 
 
 # --------------------------------------------------------------------------

@@ -198,6 +198,11 @@ Value TensorBuilder::unary(Unary kind, Value x) {
     return AbsOp::create(b, loc, x);
   case Unary::Relu:
     return binary(Binary::Max, x, Scalar::ofInt(0));
+  case Unary::Square:
+    // torch.square of a bool tensor is an int64 one.
+    if (elt.isInteger(1))
+      x = convert(x, b.getI64Type());
+    return binary(Binary::Mul, x, x);
   default:
     break;
   }
@@ -224,6 +229,8 @@ Value TensorBuilder::unary(Unary kind, Value x) {
     return LogisticOp::create(b, loc, x);
   case Unary::Silu:
     return MulOp::create(b, loc, x, LogisticOp::create(b, loc, x));
+  case Unary::Reciprocal:
+    return binary(Binary::Div, Scalar::ofFloat(1.0), x);
   default:
     return error("unhandled unary op");
   }
@@ -341,6 +348,78 @@ Value TensorBuilder::gelu(Value x, bool tanhApproximation) {
   }
   return binary(Binary::Mul, half,
                 binary(Binary::Add, inner, Scalar::ofFloat(1.0)));
+}
+
+Value TensorBuilder::clamp(Value x, std::optional<Operand> lo,
+                           std::optional<Operand> hi) {
+  if (!lo && !hi)
+    return error("torch.clamp: at least one of 'min' or 'max' must not be "
+                 "None");
+  Type elt = typeOf(x).getElementType();
+  Value result = x;
+  if (lo)
+    result = binary(Binary::Max, result, *lo);
+  if (result && hi)
+    result = binary(Binary::Min, result, *hi);
+  // A float bound of an int tensor would promote; torch.clamp keeps self's.
+  return result ? convert(result, elt) : result;
+}
+
+Value TensorBuilder::hardsigmoid(Value x) {
+  x = convert(x, floatTypeFor(typeOf(x).getElementType()));
+  Value shifted = binary(Binary::Add, x, Scalar::ofFloat(3.0));
+  Value relu6 = clamp(shifted, Operand(Scalar::ofFloat(0.0)),
+                      Operand(Scalar::ofFloat(6.0)));
+  return binary(Binary::Div, relu6, Scalar::ofFloat(6.0));
+}
+
+Value TensorBuilder::hardswish(Value x) {
+  x = convert(x, floatTypeFor(typeOf(x).getElementType()));
+  Value gate = hardsigmoid(x);
+  return binary(Binary::Mul, x, gate);
+}
+
+Value TensorBuilder::leakyRelu(Value x, const Scalar &slope) {
+  Value positive = compare(ComparisonDirection::GT, x, Scalar::ofInt(0));
+  Value scaled = binary(Binary::Mul, x, slope);
+  return where(positive, x, scaled);
+}
+
+Value TensorBuilder::elu(Value x, const Scalar &alpha, const Scalar &scale,
+                         const Scalar &inputScale) {
+  x = convert(x, floatTypeFor(typeOf(x).getElementType()));
+  Value positive = compare(ComparisonDirection::GT, x, Scalar::ofInt(0));
+  Value inner = inputScale.asDouble() == 1.0
+                    ? x
+                    : binary(Binary::Mul, x, inputScale);
+  Value e = unary(Unary::Exp, inner);
+  Value em1 = binary(Binary::Sub, e, Scalar::ofFloat(1.0));
+  Value negative =
+      binary(Binary::Mul, em1, Scalar::ofFloat(alpha.asDouble() *
+                                                scale.asDouble()));
+  Value scaled =
+      scale.asDouble() == 1.0 ? x : binary(Binary::Mul, x, scale);
+  return where(positive, scaled, negative);
+}
+
+Value TensorBuilder::softplus(Value x, const Scalar &beta,
+                              const Scalar &threshold) {
+  x = convert(x, floatTypeFor(typeOf(x).getElementType()));
+  bool unit = beta.asDouble() == 1.0;
+  Value bx = unit ? x : binary(Binary::Mul, x, beta);
+  Value linear = compare(ComparisonDirection::GT, bx, threshold);
+  Value e = unary(Unary::Exp, bx);
+  Value onePlus = binary(Binary::Add, e, Scalar::ofFloat(1.0));
+  Value logged = unary(Unary::Log, onePlus);
+  Value soft = unit ? logged : binary(Binary::Div, logged, beta);
+  return where(linear, x, soft);
+}
+
+Value TensorBuilder::mish(Value x) {
+  x = convert(x, floatTypeFor(typeOf(x).getElementType()));
+  Value soft = softplus(x, Scalar::ofFloat(1.0), Scalar::ofFloat(20.0));
+  Value t = unary(Unary::Tanh, soft);
+  return binary(Binary::Mul, x, t);
 }
 
 Value TensorBuilder::dropout(Value x, double p, bool train) {

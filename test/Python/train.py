@@ -190,20 +190,20 @@ def checks(cache):
           first == again and first != other, f"{first} {other}")
 
     # Errors.
-    class Square(nn.Module):
+    class Cumsum(nn.Module):
         def __init__(self):
             super().__init__()
             self.fc = nn.Linear(4, 4)
 
         def forward(self, x):
-            return self.fc(x).square().mean()
+            return torch.cumsum(self.fc(x), dim=1).mean()
     try:
-        trace_mlir.compile(Square(), (torch.randn(2, 4),), cache_dir=cache)
+        trace_mlir.compile(Cumsum(), (torch.randn(2, 4),), cache_dir=cache)
         check("an unsupported op raises TraceMLIRError", False)
     except trace_mlir.TraceMLIRError as e:
         text = str(e)
         check("an unsupported op raises TraceMLIRError",
-              "aten::square" in text and "train.py" in text,
+              "aten::cumsum" in text and "train.py" in text,
               text.splitlines()[0])
     try:
         compiled(batch[0].double(), batch[1])

@@ -67,7 +67,7 @@ struct Operand {
 class TensorBuilder {
 public:
   enum class Unary { Neg, Abs, Exp, Log, Sin, Cos, Tanh, Sqrt, Rsqrt, Erf,
-                     Sigmoid, Relu, Silu };
+                     Sigmoid, Relu, Silu, Square, Reciprocal };
   enum class Binary { Add, Sub, Mul, Div, Pow, Max, Min };
 
   /// `seed` returns the rank-0 i64 seed of the random ops, materialized where
@@ -118,6 +118,23 @@ public:
   Value gelu(Value x, bool tanhApproximation);
   /// Training-mode dropout from the Philox op; identity when !train or p == 0.
   Value dropout(Value x, double p, bool train);
+  /// torch.clamp: max(x, lo), then min(that, hi), in x's element type; NaN
+  /// stays NaN. At least one bound.
+  Value clamp(Value x, std::optional<Operand> lo, std::optional<Operand> hi);
+  // Activations, as torch.nn.functional computes them.
+  /// relu6(x + 3) / 6.
+  Value hardsigmoid(Value x);
+  /// x * relu6(x + 3) / 6.
+  Value hardswish(Value x);
+  /// x > 0 ? x : slope * x.
+  Value leakyRelu(Value x, const Scalar &slope);
+  /// x > 0 ? scale * x : scale * alpha * (exp(inputScale * x) - 1).
+  Value elu(Value x, const Scalar &alpha, const Scalar &scale,
+            const Scalar &inputScale);
+  /// beta * x > threshold ? x : log(1 + exp(beta * x)) / beta.
+  Value softplus(Value x, const Scalar &beta, const Scalar &threshold);
+  /// x * tanh(softplus(x)).
+  Value mish(Value x);
 
   // Shapes --------------------------------------------------------------------
   std::optional<SmallVector<int64_t>> broadcastShapes(ArrayRef<int64_t> a,

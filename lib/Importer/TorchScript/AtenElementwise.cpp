@@ -16,7 +16,7 @@ using namespace mlir::trace::ts;
 
 /// aten::neg, aten::abs, aten::exp, aten::log, aten::sin, aten::cos,
 /// aten::tanh, aten::sqrt, aten::rsqrt, aten::erf, aten::sigmoid,
-/// aten::relu, aten::silu.
+/// aten::relu, aten::silu, aten::square, aten::reciprocal.
 void Importer::atenUnary(jit::Node *node, StringRef name) {
   using U = TensorBuilder::Unary;
   static const llvm::StringMap<U> unaries = {
@@ -24,7 +24,8 @@ void Importer::atenUnary(jit::Node *node, StringRef name) {
       {"log", U::Log},     {"sin", U::Sin},       {"cos", U::Cos},
       {"tanh", U::Tanh},   {"sqrt", U::Sqrt},     {"rsqrt", U::Rsqrt},
       {"erf", U::Erf},     {"sigmoid", U::Sigmoid}, {"relu", U::Relu},
-      {"silu", U::Silu}};
+      {"silu", U::Silu},   {"square", U::Square},
+      {"reciprocal", U::Reciprocal}};
   return setResult(node, tb.unary(unaries.lookup(name), self(node)));
 }
 
@@ -145,6 +146,18 @@ void Importer::atenTo(jit::Node *node, StringRef name) {
   return setResult(node, dt ? tb.convert(v, *dt) : v);
 }
 
+/// aten::clamp, aten::clip (Scalar or Tensor bounds, either may be None),
+/// aten::clamp_min, aten::clamp_max.
+void Importer::atenClamp(jit::Node *node, StringRef name) {
+  Value v = self(node);
+  std::optional<Operand> lo, hi;
+  if (name != "clamp_max")
+    lo = optOperandArg(node, "min");
+  if (name != "clamp_min")
+    hi = optOperandArg(node, "max");
+  return setResult(node, tb.clamp(v, lo, hi));
+}
+
 ArrayRef<Importer::AtenEntry> Importer::elementwiseAtenOps() {
   static const AtenEntry entries[] = {
       {"neg", &Importer::atenUnary},
@@ -160,6 +173,12 @@ ArrayRef<Importer::AtenEntry> Importer::elementwiseAtenOps() {
       {"sigmoid", &Importer::atenUnary},
       {"relu", &Importer::atenUnary},
       {"silu", &Importer::atenUnary},
+      {"square", &Importer::atenUnary},
+      {"reciprocal", &Importer::atenUnary},
+      {"clamp", &Importer::atenClamp},
+      {"clip", &Importer::atenClamp},
+      {"clamp_min", &Importer::atenClamp},
+      {"clamp_max", &Importer::atenClamp},
       {"eq", &Importer::atenCompare},
       {"ne", &Importer::atenCompare},
       {"lt", &Importer::atenCompare},

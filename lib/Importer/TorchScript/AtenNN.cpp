@@ -111,8 +111,66 @@ void Importer::atenNllLoss(jit::Node *node, StringRef name) {
       node, tb.nllLoss(input, target, weight, reduction, ignoreIndex));
 }
 
+/// aten::hardtanh, aten::relu6: clamp(x, min_val, max_val).
+void Importer::atenHardtanh(jit::Node *node, StringRef name) {
+  Value v = self(node);
+  Scalar lo = Scalar::ofFloat(0.0), hi = Scalar::ofFloat(6.0);
+  if (name == "hardtanh") {
+    lo = scalarOf(constArg(node, "min_val"));
+    hi = scalarOf(constArg(node, "max_val"));
+  }
+  return setResult(node, tb.clamp(v, Operand(lo), Operand(hi)));
+}
+
+/// aten::hardsigmoid, aten::hardswish, aten::mish.
+void Importer::atenHardActivation(jit::Node *node, StringRef name) {
+  Value v = self(node);
+  if (name == "hardsigmoid")
+    return setResult(node, tb.hardsigmoid(v));
+  if (name == "hardswish")
+    return setResult(node, tb.hardswish(v));
+  return setResult(node, tb.mish(v));
+}
+
+/// aten::leaky_relu.
+void Importer::atenLeakyRelu(jit::Node *node, StringRef name) {
+  Value v = self(node);
+  return setResult(node,
+                   tb.leakyRelu(v, scalarOf(constArg(node, "negative_slope"))));
+}
+
+/// aten::elu, aten::selu (elu with torch's fixed alpha and scale).
+void Importer::atenElu(jit::Node *node, StringRef name) {
+  Value v = self(node);
+  if (name == "selu")
+    return setResult(node, tb.elu(v, Scalar::ofFloat(1.6732632423543772),
+                                  Scalar::ofFloat(1.0507009873554805),
+                                  Scalar::ofFloat(1.0)));
+  Scalar alpha = scalarOf(constArg(node, "alpha"));
+  Scalar scale = scalarOf(constArg(node, "scale"));
+  Scalar inputScale = scalarOf(constArg(node, "input_scale"));
+  return setResult(node, tb.elu(v, alpha, scale, inputScale));
+}
+
+/// aten::softplus.
+void Importer::atenSoftplus(jit::Node *node, StringRef name) {
+  Value v = self(node);
+  Scalar beta = scalarOf(constArg(node, "beta"));
+  Scalar threshold = scalarOf(constArg(node, "threshold"));
+  return setResult(node, tb.softplus(v, beta, threshold));
+}
+
 ArrayRef<Importer::AtenEntry> Importer::nnAtenOps() {
   static const AtenEntry entries[] = {
+      {"hardtanh", &Importer::atenHardtanh},
+      {"relu6", &Importer::atenHardtanh},
+      {"hardsigmoid", &Importer::atenHardActivation},
+      {"hardswish", &Importer::atenHardActivation},
+      {"mish", &Importer::atenHardActivation},
+      {"leaky_relu", &Importer::atenLeakyRelu},
+      {"elu", &Importer::atenElu},
+      {"selu", &Importer::atenElu},
+      {"softplus", &Importer::atenSoftplus},
       {"gelu", &Importer::atenGelu},
       {"dropout", &Importer::atenDropout},
       {"feature_dropout", &Importer::atenDropout},

@@ -136,6 +136,8 @@ private:
   Value tensorArg(const jit::Node *n, const char *name);
   Value optTensorArg(const jit::Node *n, const char *name);
   Operand operandArg(const jit::Node *n, const char *name);
+  /// None (absent or None) or the operand.
+  std::optional<Operand> optOperandArg(const jit::Node *n, const char *name);
   c10::IValue constArg(const jit::Node *n, const char *name);
   int64_t intArg(const jit::Node *n, const char *name);
   double floatArg(const jit::Node *n, const char *name);
@@ -196,6 +198,7 @@ private:
   void atenWhere(jit::Node *node, StringRef name);
   void atenTril(jit::Node *node, StringRef name);
   void atenTo(jit::Node *node, StringRef name);
+  void atenClamp(jit::Node *node, StringRef name);
   void atenGelu(jit::Node *node, StringRef name);
   void atenDropout(jit::Node *node, StringRef name);
   void atenSoftmax(jit::Node *node, StringRef name);
@@ -205,6 +208,11 @@ private:
   void atenAddmm(jit::Node *node, StringRef name);
   void atenEmbedding(jit::Node *node, StringRef name);
   void atenNllLoss(jit::Node *node, StringRef name);
+  void atenHardtanh(jit::Node *node, StringRef name);
+  void atenHardActivation(jit::Node *node, StringRef name);
+  void atenLeakyRelu(jit::Node *node, StringRef name);
+  void atenElu(jit::Node *node, StringRef name);
+  void atenSoftplus(jit::Node *node, StringRef name);
   void atenView(jit::Node *node, StringRef name);
   void atenViewAs(jit::Node *node, StringRef name);
   void atenFlatten(jit::Node *node, StringRef name);

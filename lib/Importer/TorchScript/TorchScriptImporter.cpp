@@ -410,6 +410,16 @@ Operand Importer::operandArg(const jit::Node *n, const char *name) {
   return Operand(asTensor(tv, v));
 }
 
+std::optional<Operand> Importer::optOperandArg(const jit::Node *n,
+                                               const char *name) {
+  if (!hasInput(n, name))
+    return std::nullopt;
+  TSValue &tv = lookup(input(n, name));
+  if (tv.kind == TSValue::Kind::Const && tv.constant.isNone())
+    return std::nullopt;
+  return operandArg(n, name);
+}
+
 c10::IValue Importer::constArg(const jit::Node *n, const char *name) {
   const jit::Value *v = input(n, name);
   TSValue &tv = lookup(v);
