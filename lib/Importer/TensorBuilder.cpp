@@ -351,31 +351,49 @@ Value TensorBuilder::gelu(Value x, bool tanhApproximation) {
 }
 
 Value TensorBuilder::clamp(Value x, std::optional<Operand> lo,
-                           std::optional<Operand> hi) {
+                           std::optional<Operand> hi, bool boundsPass) {
   if (!lo && !hi)
     return error("torch.clamp: at least one of 'min' or 'max' must not be "
                  "None");
-  Type elt = typeOf(x).getElementType();
+  // Selects rather than max/min: the gradient goes to x inside the bounds
+  // (at them too when boundsPass, as torch.clamp's does; not for
+  // hardtanh's) and to a tensor bound where it is taken; max/min would
+  // split it at a tie. A compare with NaN is false, so NaN stays.
   Value result = x;
-  if (lo)
-    result = binary(Binary::Max, result, *lo);
-  if (result && hi)
-    result = binary(Binary::Min, result, *hi);
-  // A float bound of an int tensor would promote; torch.clamp keeps self's.
-  return result ? convert(result, elt) : result;
+  if (lo) {
+    Value below = compare(boundsPass ? ComparisonDirection::LT
+                                     : ComparisonDirection::LE,
+                          result, *lo);
+    result = where(below, *lo, result);
+  }
+  if (result && hi) {
+    Value above = compare(boundsPass ? ComparisonDirection::GT
+                                     : ComparisonDirection::GE,
+                          result, *hi);
+    result = where(above, *hi, result);
+  }
+  return result;
+}
+
+/// relu6(x + 3) / 6 of a float x, with `boundsPass` for the clamp.
+static Value hardGate(TensorBuilder &tb, Value x, bool boundsPass) {
+  using Binary = TensorBuilder::Binary;
+  Value shifted = tb.binary(Binary::Add, x, Scalar::ofFloat(3.0));
+  Value relu6 = tb.clamp(shifted, Operand(Scalar::ofFloat(0.0)),
+                         Operand(Scalar::ofFloat(6.0)), boundsPass);
+  return tb.binary(Binary::Div, relu6, Scalar::ofFloat(6.0));
 }
 
 Value TensorBuilder::hardsigmoid(Value x) {
   x = convert(x, floatTypeFor(typeOf(x).getElementType()));
-  Value shifted = binary(Binary::Add, x, Scalar::ofFloat(3.0));
-  Value relu6 = clamp(shifted, Operand(Scalar::ofFloat(0.0)),
-                      Operand(Scalar::ofFloat(6.0)));
-  return binary(Binary::Div, relu6, Scalar::ofFloat(6.0));
+  // torch's gradient is 0 at x = -3 and 3.
+  return hardGate(*this, x, /*boundsPass=*/false);
 }
 
 Value TensorBuilder::hardswish(Value x) {
   x = convert(x, floatTypeFor(typeOf(x).getElementType()));
-  Value gate = hardsigmoid(x);
+  // torch's gradient at x = -3 and 3 is x / 3 + 0.5: the gate's counts.
+  Value gate = hardGate(*this, x, /*boundsPass=*/true);
   return binary(Binary::Mul, x, gate);
 }
 
@@ -392,7 +410,10 @@ Value TensorBuilder::elu(Value x, const Scalar &alpha, const Scalar &scale,
   Value inner = inputScale.asDouble() == 1.0
                     ? x
                     : binary(Binary::Mul, x, inputScale);
-  Value e = unary(Unary::Exp, inner);
+  // exp of the positive side would overflow where it is not taken, and
+  // its gradient (0 * inf) would be NaN: exp(0) there instead.
+  Value safe = where(positive, Scalar::ofFloat(0.0), inner);
+  Value e = unary(Unary::Exp, safe);
   Value em1 = binary(Binary::Sub, e, Scalar::ofFloat(1.0));
   Value negative =
       binary(Binary::Mul, em1, Scalar::ofFloat(alpha.asDouble() *
@@ -408,7 +429,9 @@ Value TensorBuilder::softplus(Value x, const Scalar &beta,
   bool unit = beta.asDouble() == 1.0;
   Value bx = unit ? x : binary(Binary::Mul, x, beta);
   Value linear = compare(ComparisonDirection::GT, bx, threshold);
-  Value e = unary(Unary::Exp, bx);
+  // As in elu: no exp of the side that is not taken.
+  Value safe = where(linear, Scalar::ofFloat(0.0), bx);
+  Value e = unary(Unary::Exp, safe);
   Value onePlus = binary(Binary::Add, e, Scalar::ofFloat(1.0));
   Value logged = unary(Unary::Log, onePlus);
   Value soft = unit ? logged : binary(Binary::Div, logged, beta);

@@ -11,7 +11,8 @@ library) and returns a module whose forward calls the library's
 `forward_fwd` and whose backward, through a torch.autograd.Function, calls
 `forward_bwd` with the values the forward saved. The returned module holds
 the original one as `.module`: the parameters are the same tensors, so
-optimizers, state_dict and DistributedDataParallel see them unchanged.
+optimizers and DistributedDataParallel see them unchanged (its state_dict
+is the model's under `module.`, as torch.compile's is under `_orig_mod.`).
 
 The library reads the parameters and buffers in place and writes its
 results into tensors allocated here; its temporaries are its own. The
@@ -19,10 +20,10 @@ interface (argument order, shapes, dtypes) comes from the NAME.json
 trace-compile writes next to the library's header.
 
 Limits of this version: CPU only (target="cuda" raises); the model's
-forward returns tensors (the first is usually the loss); eval() and
-torch.no_grad() run the forward of a step compiled from the module in
-eval mode (dropout off), through forward_fwd, whose saved values are
-dropped.
+forward returns tensors (the first is usually the loss). eval() switches
+to a step compiled from the module in eval mode (dropout off),
+differentiable like the training one; under torch.no_grad() only
+forward_fwd runs and its saved values are dropped.
 """
 
 import ctypes
@@ -35,6 +36,7 @@ import tempfile
 import warnings
 
 import torch
+from torch.autograd.function import once_differentiable
 
 __all__ = ["compile", "CompiledModule", "TraceMLIRError"]
 
@@ -110,18 +112,33 @@ class _Library:
         fwd = self.functions["fwd"][1]
         self.results = [n for d, n, _, _ in fwd
                         if d == "out" and not n.startswith("saved.")]
+        # The saved values go from fwd's results to bwd's arguments in one
+        # order, by position: two ops of one submodule may save values of
+        # one name.
+        saved_out = [n for d, n, _, _ in fwd
+                     if d == "out" and n.startswith("saved.")]
+        saved_in = [n for d, n, _, _ in self.functions["bwd"][1]
+                    if d == "in" and n.startswith("saved.")]
+        if saved_out != saved_in:
+            raise TraceMLIRError("the library's forward_bwd does not take "
+                                 "the values forward_fwd saves, in order")
 
-    def call(self, function, values):
-        """Calls `function` ("fwd", "bwd") on `values` (name -> tensor);
-        returns its results by name."""
+    def call(self, function, values, saved=()):
+        """Calls `function` ("fwd", "bwd") on `values` (name -> tensor)
+        and, for its `saved.*` arguments, on `saved` in order; returns its
+        results, a list of (name, tensor) in order."""
         symbol, slots = self.functions[function]
-        pointers, keep, outs = [], [], {}
+        pointers, keep, outs = [], [], []
+        saved = list(saved)
         for direction, name, shape, dtype in slots:
             if direction == "in":
-                if name not in values:
+                if name.startswith("saved.") and saved:
+                    t = saved.pop(0)
+                elif name not in values:
                     raise TraceMLIRError(f"no value for the library's input "
                                          f"'{name}'")
-                t = values[name]
+                else:
+                    t = values[name]
                 if t.dtype != dtype or tuple(t.shape) != shape:
                     raise TypeError(
                         f"trace_mlir: '{name}' is {t.dtype} "
@@ -133,31 +150,42 @@ class _Library:
                 t = t.detach().contiguous()
             else:
                 t = torch.empty(shape, dtype=dtype)
-                outs[name] = t
+                outs.append((name, t))
             keep.append(t)
             pointers.append(ctypes.c_void_p(t.data_ptr()))
         symbol(*pointers)
         return outs
 
 
+def _results(library, outs):
+    results = tuple(t for name, t in outs if not name.startswith("saved."))
+    return results if len(results) > 1 else results[0]
+
+
 class _Step(torch.autograd.Function):
-    """forward_fwd in forward, forward_bwd in backward."""
+    """forward_fwd in forward, forward_bwd in backward. The tensors after
+    the first three arguments are those autograd differentiates for:
+    `grad_names` names them as the library's arguments."""
 
     @staticmethod
     def forward(ctx, library, values, grad_names, *grad_tensors):
         outs = library.call("fwd", values)
         ctx.library = library
         ctx.grad_names = grad_names
-        ctx.saved = {k: v for k, v in outs.items() if k.startswith("saved.")}
-        results = tuple(outs[name] for name in library.results)
-        return results if len(results) > 1 else results[0]
+        ctx.saved = [t for name, t in outs if name.startswith("saved.")]
+        return _results(library, outs)
 
     @staticmethod
+    @once_differentiable
     def backward(ctx, *cotangents):
-        values = ctx.saved
-        for name, cot in zip(ctx.library.results, cotangents):
-            values[f"cot.{name}"] = cot
-        grads = ctx.library.call("bwd", values)
+        if ctx.saved is None:
+            raise TraceMLIRError(
+                "trace_mlir: backward ran twice through one compiled step; "
+                "its saved values are freed after the first "
+                "(retain_graph is not supported)")
+        values = {f"cot.{name}": cot
+                  for name, cot in zip(ctx.library.results, cotangents)}
+        grads = dict(ctx.library.call("bwd", values, ctx.saved))
         ctx.saved = None  # the saved values die with the step
         return (None, None, None) + tuple(
             grads.get(f"grad.{name}") for name in ctx.grad_names)
@@ -187,13 +215,6 @@ class CompiledModule(torch.nn.Module):
         self._dtypes = tuple(t.dtype for t in example_inputs)
         self.training = module.training
         self._library_for(tuple(example_inputs), module.training)
-
-    # The state is the wrapped module's, under its own names.
-    def state_dict(self, *args, **kwargs):
-        return self.module.state_dict(*args, **kwargs)
-
-    def load_state_dict(self, state_dict, strict=True):
-        return self.module.load_state_dict(state_dict, strict=strict)
 
     def _library_for(self, inputs, training):
         """The library for these input shapes and mode, compiled if new."""
@@ -245,16 +266,28 @@ class CompiledModule(torch.nn.Module):
         flags = list(self._flags)
         if not training:
             flags.append("--dropout-as-identity")
+        # The key: the graph, the values of its tensor constants (the
+        # graph's text elides large ones), the shapes and flags, and the
+        # compiler that builds the library.
+        binary = _trace_compile_binary()
         digest = hashlib.sha256()
         digest.update(str(traced.inlined_graph).encode())
+        for n in traced.inlined_graph.nodes():
+            if n.kind() == "prim::Constant" and n.hasAttribute("value") \
+                    and n.kindOf("value") == "t":
+                t = n.t("value")
+                digest.update(repr((t.dtype, list(t.shape),
+                                    t.tolist())).encode())
         digest.update(repr((shapes, flags)).encode())
+        stat = os.stat(binary)
+        digest.update(f"{binary}:{stat.st_size}:{stat.st_mtime_ns}".encode())
         key = digest.hexdigest()[:24]
         directory = os.path.join(self._cache_dir, key)
         if not os.path.exists(os.path.join(directory, "libstep.so")):
             os.makedirs(self._cache_dir, exist_ok=True)
             model_path = os.path.join(self._cache_dir, f"{key}.pt")
             traced.save(model_path)
-            command = [_trace_compile_binary(), model_path, "--target=cpu",
+            command = [binary, model_path, "--target=cpu",
                        "-o", directory, "--name=step",
                        f"--cache-dir={os.path.join(self._cache_dir, 'objects')}"
                        ] + shapes + flags
@@ -276,7 +309,6 @@ class CompiledModule(torch.nn.Module):
         return parameters, buffers
 
     def forward(self, *inputs):
-        training = self.module.training and torch.is_grad_enabled()
         library = self._library_for(inputs, self.module.training)
         parameters, buffers = self._state()
         values = dict(parameters)
@@ -288,12 +320,14 @@ class CompiledModule(torch.nn.Module):
             # Dropout's Philox seed, drawn from torch's generator, so
             # torch.manual_seed reproduces a run.
             values["seed"] = torch.randint(0, 2**62, (), dtype=torch.int64)
-        if not training:
-            outs = library.call("fwd", values)
-            results = tuple(outs[name] for name in library.results)
-            return results if len(results) > 1 else results[0]
+        # What autograd differentiates for: parameters, and inputs, that
+        # require grad.
         grad_names = [n for n, p in parameters.items()
                       if p.requires_grad and n in fwd_inputs]
+        grad_names += [n for n, t in zip(library.input_names, inputs)
+                       if t.requires_grad and n in fwd_inputs]
+        if not torch.is_grad_enabled() or not grad_names:
+            return _results(library, library.call("fwd", values))
         grad_tensors = [values[n] for n in grad_names]
         return _Step.apply(library, values, grad_names, *grad_tensors)
 

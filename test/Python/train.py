@@ -7,8 +7,12 @@ Each check prints one PASS or FAIL line; the script exits 1 if any failed.
     parameters' largest difference after the last step is printed (Adam
     turns gradients that differ in rounding into steps of lr);
   * state: the compiled module's parameters are the model's tensors, and
-    its state_dict is the model's, under the same names;
-  * eval(): under torch.no_grad the loss equals eager's in eval mode;
+    its state_dict the model's, under `module.`;
+  * eval(): the loss and gradients equal eager's in eval mode (the GPT
+    with dropout), and under torch.no_grad the loss;
+  * a submodule called twice (two saved values of one name) and an input
+    that requires grad: gradients equal eager's; a second backward
+    raises;
   * a model with two outputs, neither a loss: autograd's cotangents;
   * dropout: the same torch.manual_seed gives the same losses, another
     seed other ones;
@@ -120,20 +124,67 @@ def checks(cache):
     same = all(a is b for a, b in zip(compiled.parameters(),
                                       model.parameters()))
     check("parameters are the model's tensors", same)
-    check("state_dict is the model's",
-          list(compiled.state_dict()) == list(model.state_dict()))
+    state = compiled.state_dict()
+    check("state_dict is the model's, under module.",
+          list(state) == ["module." + k for k in model.state_dict()] and
+          all(state["module." + k].data_ptr() == v.data_ptr()
+              for k, v in model.state_dict().items()))
+    compiled.load_state_dict(state)
 
-    # eval() and no_grad: the forward only.
+    # eval(): the eval-mode step (dropout off), differentiable; under
+    # no_grad the forward only. The GPT has dropout, so the two libraries
+    # differ.
+    torch.manual_seed(0)
+    dropping = gpt_model(dropout=0.1)
+    eager_eval = copy.deepcopy(dropping).eval()
     gen = torch.Generator().manual_seed(2)
-    batch = mlp(gen)
-    compiled.eval()
-    reference.eval()
+    batch = gpt(gen)
+    c = trace_mlir.compile(dropping, batch, cache_dir=cache)
+    c.eval()
+    loss = c(*batch)
+    loss.backward()
+    ref = eager_eval(*batch)
+    ref.backward()
+    grads_ok = all(torch.allclose(p.grad, q.grad, rtol=RTOL, atol=ATOL)
+                   for p, q in zip(dropping.parameters(),
+                                   eager_eval.parameters()))
     with torch.no_grad():
-        out, ref = compiled(*batch), reference(*batch)
-    check("eval() under no_grad equals eager",
-          torch.allclose(out, ref, rtol=RTOL, atol=ATOL) and
-          not out.requires_grad)
-    compiled.train()
+        quiet = c(*batch)
+    check("eval(): eager's eval loss and gradients; no_grad the same loss",
+          torch.allclose(loss, ref, rtol=RTOL, atol=ATOL) and grads_ok and
+          torch.allclose(quiet, ref, rtol=RTOL, atol=ATOL))
+    batch = mlp(gen)
+
+    # One submodule called twice: two saved values of one name.
+    class Twice(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc1 = nn.Linear(6, 6)
+            self.fc2 = nn.Linear(6, 6)
+            self.act = nn.Tanh()
+
+        def forward(self, x):
+            return self.act(self.fc2(self.act(self.fc1(x)))).square().sum()
+    torch.manual_seed(5)
+    twice = Twice()
+    twin = copy.deepcopy(twice)
+    x = torch.randn(4, 6, requires_grad=True)
+    x_ref = x.detach().clone().requires_grad_()
+    c = trace_mlir.compile(twice, (x,), cache_dir=cache)
+    loss = c(x)
+    loss.backward(retain_graph=True)
+    twin(x_ref).backward()
+    check("a submodule called twice, an input that requires grad: "
+          "gradients equal eager's",
+          all(torch.allclose(p.grad, q.grad, rtol=RTOL, atol=ATOL)
+              for p, q in zip(twice.parameters(), twin.parameters())) and
+          x.grad is not None and
+          torch.allclose(x.grad, x_ref.grad, rtol=RTOL, atol=ATOL))
+    try:
+        loss.backward()
+        check("a second backward raises", False)
+    except trace_mlir.TraceMLIRError as e:
+        check("a second backward raises", "retain_graph" in str(e))
 
     # A new batch size recompiles, and says so once.
     with warnings.catch_warnings(record=True) as caught:

@@ -118,9 +118,12 @@ public:
   Value gelu(Value x, bool tanhApproximation);
   /// Training-mode dropout from the Philox op; identity when !train or p == 0.
   Value dropout(Value x, double p, bool train);
-  /// torch.clamp: max(x, lo), then min(that, hi), in x's element type; NaN
-  /// stays NaN. At least one bound.
-  Value clamp(Value x, std::optional<Operand> lo, std::optional<Operand> hi);
+  /// torch.clamp: lo where x < lo, then hi where above hi (so hi when
+  /// lo > hi), promoting as torch does; NaN stays NaN. At least one bound.
+  /// `boundsPass`: x at a bound gets the gradient (torch.clamp), or not
+  /// (hardtanh, relu6).
+  Value clamp(Value x, std::optional<Operand> lo, std::optional<Operand> hi,
+              bool boundsPass = true);
   // Activations, as torch.nn.functional computes them.
   /// relu6(x + 3) / 6.
   Value hardsigmoid(Value x);

@@ -27,7 +27,8 @@ void Importer::atenDropout(jit::Node *node, StringRef name) {
   if (name == "feature_dropout")
     fail("unsupported op " + describe(node));
   bool train = boolArg(node, "train") && !options.dropoutAsIdentity;
-  Value input = tensorArg(node, "input");
+  // dropout_ (the in-place variant) names its tensor `self`.
+  Value input = tensorArg(node, hasInput(node, "input") ? "input" : "self");
   return setResult(node, tb.dropout(input, floatArg(node, "p"), train));
 }
 
@@ -119,7 +120,9 @@ void Importer::atenHardtanh(jit::Node *node, StringRef name) {
     lo = scalarOf(constArg(node, "min_val"));
     hi = scalarOf(constArg(node, "max_val"));
   }
-  return setResult(node, tb.clamp(v, Operand(lo), Operand(hi)));
+  // torch's hardtanh gradient is 0 at the bounds.
+  return setResult(node, tb.clamp(v, Operand(lo), Operand(hi),
+                                  /*boundsPass=*/false));
 }
 
 /// aten::hardsigmoid, aten::hardswish, aten::mish.

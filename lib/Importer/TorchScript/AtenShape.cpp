@@ -25,8 +25,10 @@ std::pair<int64_t, int64_t> Importer::dimArg(jit::Node *node, Value v) {
 /// aten::view, aten::reshape, aten::_reshape_alias.
 void Importer::atenView(jit::Node *node, StringRef name) {
   Value v = self(node);
-  return setResult(
-      node, tb.reshape(v, intListArg(node, name == "view" ? "size" : "shape")));
+  // view and _reshape_alias name it `size`, reshape `shape`.
+  std::vector<int64_t> sizes =
+      intListArg(node, name == "reshape" ? "shape" : "size");
+  return setResult(node, tb.reshape(v, sizes));
 }
 
 /// aten::view_as, aten::reshape_as, aten::expand_as.
