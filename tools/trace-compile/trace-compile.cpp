@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "trace/Target/CAPI/CAPI.h"
 #include "trace/Tools/trace-compile/TraceCompileMain.h"
 
 #include "mlir/IR/AsmState.h"
@@ -102,17 +103,6 @@ static cl::opt<std::string>
             cl::desc("CPU the host code is compiled for: generic (default, "
                      "any x86-64) or native"),
             cl::init("generic"), cl::cat(category));
-static cl::opt<unsigned>
-    jobs("j",
-         cl::desc("Threads that compile the kernels and the host code "
-                  "(default: one per core)"),
-         cl::init(0), cl::cat(category));
-static cl::opt<std::string> cacheDir(
-    "cache-dir",
-    cl::desc("Directory of compiled objects, keyed by a hash of each "
-             "kernel's LLVM IR, the target and the compiler: a kernel "
-             "compiled before, by any model, is read back"),
-    cl::value_desc("dir"), cl::cat(category));
 static cl::opt<std::string> compilerDriver(
     "cc",
     cl::desc("Compiler driver that links the shared library (default: "
@@ -131,6 +121,7 @@ int main(int argc, char **argv) {
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
+  trace::capi::registerObjectCLOptions(category);
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,
@@ -167,8 +158,7 @@ int main(int argc, char **argv) {
   options.step.fuse = stage(noFuse, fuseOptions);
   options.pipelineOptions = pipelineOptions;
   options.hostCPU = hostCPU;
-  options.jobs = jobs;
-  options.cacheDir = cacheDir;
+  trace::capi::applyObjectCLOptions(options.jobs, options.cacheDir);
   options.compilerDriver = compilerDriver;
   options.verbose = verbose;
   return trace::compileTrainingStep(options);

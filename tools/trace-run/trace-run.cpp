@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "trace/Target/CAPI/CAPI.h"
 #include "trace/Tools/trace-run/TraceRunMain.h"
 
 #include "mlir/IR/AsmState.h"
@@ -77,16 +78,6 @@ static cl::opt<std::string> trainingStep(
              "(=OPTS: trace-training-step's options, e.g. "
              "\"remat-options={budget=0.5} fuse=false\")"),
     cl::value_desc("opts"), cl::cat(category));
-static cl::opt<unsigned>
-    jobs("j",
-         cl::desc("Threads that compile the kernels and the host code "
-                  "(default: one per core)"),
-         cl::init(0), cl::cat(category));
-static cl::opt<std::string> cacheDir(
-    "cache-dir",
-    cl::desc("Directory of compiled objects by content hash, as "
-             "trace-compile's --cache-dir"),
-    cl::value_desc("dir"), cl::cat(category));
 static cl::opt<bool> quiet("quiet", cl::desc("Do not print the results"),
                            cl::cat(category));
 
@@ -97,6 +88,7 @@ int main(int argc, char **argv) {
   registerPassManagerCLOptions();
   registerMLIRContextCLOptions();
   registerAsmPrinterCLOptions();
+  trace::capi::registerObjectCLOptions(category);
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "trace-run: execute a trace "
                                           "function on the CPU\n");
@@ -118,7 +110,6 @@ int main(int argc, char **argv) {
   if (trainingStep.getNumOccurrences())
     options.trainingStep = std::string(trainingStep);
   options.quiet = quiet;
-  options.jobs = jobs;
-  options.cacheDir = cacheDir;
+  trace::capi::applyObjectCLOptions(options.jobs, options.cacheDir);
   return trace::runTraceFunction(options);
 }

@@ -27,8 +27,10 @@
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/ManagedStatic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
@@ -335,4 +337,33 @@ LogicalResult capi::compileObjects(ModuleOp module,
       llvm::errs() << "warning: " << warning << "\n";
   }
   return success();
+}
+
+namespace {
+struct ObjectCLOptions {
+  llvm::cl::opt<unsigned> jobs{
+      "j",
+      llvm::cl::desc("Threads that compile the kernels and the host code "
+                     "(default: one per core)"),
+      llvm::cl::init(0)};
+  llvm::cl::opt<std::string> cacheDir{
+      "cache-dir",
+      llvm::cl::desc("Directory of compiled objects, keyed by a hash of "
+                     "each kernel's LLVM IR, the target and the compiler: "
+                     "a kernel compiled before, by any model, is read back"),
+      llvm::cl::value_desc("dir")};
+};
+llvm::ManagedStatic<ObjectCLOptions> objectCLOptions;
+} // namespace
+
+void capi::registerObjectCLOptions(llvm::cl::OptionCategory &category) {
+  objectCLOptions->jobs.addCategory(category);
+  objectCLOptions->cacheDir.addCategory(category);
+}
+
+void capi::applyObjectCLOptions(unsigned &jobs, std::string &cacheDir) {
+  if (!objectCLOptions.isConstructed())
+    return;
+  jobs = objectCLOptions->jobs;
+  cacheDir = objectCLOptions->cacheDir;
 }

@@ -30,6 +30,9 @@
 
 namespace llvm {
 class Module;
+namespace cl {
+class OptionCategory;
+} // namespace cl
 } // namespace llvm
 
 #include <functional>
@@ -106,6 +109,13 @@ struct ObjectOptions {
   /// packed entry point there, which goes with the host code).
   std::function<void(llvm::Module &)> prepare;
 };
+
+/// The command-line options of compileObjects that trace-compile and
+/// trace-run share (`-j`, `--cache-dir`), in the tool's `category`, as
+/// mlir-opt registers the pass manager's options. Register before
+/// parsing the command line; apply after.
+void registerObjectCLOptions(llvm::cl::OptionCategory &category);
+void applyObjectCLOptions(unsigned &jobs, std::string &cacheDir);
 
 /// One compiled unit: a kernel (trace-outline-kernels) or the host code.
 struct ObjectFile {
