@@ -282,3 +282,24 @@ func.func @single(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, tenso
   }
   return %e, %s, %n : tensor<4xf32>, tensor<f32>, tensor<4xf32>
 }
+
+// -----
+
+// The order is kept where it can be: the fusion of exp and mul sits where
+// the mul was, so the matmul reading the exp moves to just after it, and
+// the later matmul of arguments only stays after both (a sweep-wise
+// topological sort floated it above the first matmul: every op reading
+// only arguments rose to the top of the function).
+// CHECK-LABEL: func.func @order(
+// CHECK-NEXT: %[[F:.*]]:2 = trace.fusion
+// CHECK: } attributes {trace.fusion_kind = "loop"}
+// CHECK-NEXT: %[[R:.*]] = trace.matmul %[[F]]#{{[01]}}, %arg1
+// CHECK-NEXT: %[[T:.*]] = trace.matmul %arg1, %arg1
+// CHECK-NEXT: return %[[R]], %[[F]]#{{[01]}}, %[[T]]
+func.func @order(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x8xf32>) {
+  %a = trace.exp %x : tensor<4x8xf32>
+  %r = trace.matmul %a, %w : tensor<4x8xf32>, tensor<8x8xf32> -> tensor<4x8xf32>
+  %c = trace.mul %a, %a : tensor<4x8xf32>
+  %t = trace.matmul %w, %w : tensor<8x8xf32>, tensor<8x8xf32> -> tensor<8x8xf32>
+  return %r, %c, %t : tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x8xf32>
+}
