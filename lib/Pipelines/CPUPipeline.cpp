@@ -17,7 +17,8 @@
 
 using namespace mlir;
 
-void trace::buildBufferizedLinalgPipeline(OpPassManager &pm) {
+void trace::buildBufferizedLinalgPipeline(OpPassManager &pm,
+                                          bool resultsToOutParams) {
   // 1. The export format: upstream dialects on tensors.
   pm.addPass(trace::createTraceToLinalgPass());
   pm.addPass(createCanonicalizerPass());
@@ -34,7 +35,7 @@ void trace::buildBufferizedLinalgPipeline(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(trace::createTraceUnshareFillsPass());
 
   // 2. Buffers. Inputs are read-only so the caller's buffers survive;
-  // results are freshly allocated identity-layout buffers the caller owns.
+  // results are identity-layout buffers (the caller's, with out-params).
   pm.addNestedPass<func::FuncOp>(trace::createTraceReadonlyArgsPass());
   // tensor.empty is only a shape; destinations that survive become
   // allocations (after empty-tensor elimination reuses what it can).
@@ -46,6 +47,24 @@ void trace::buildBufferizedLinalgPipeline(OpPassManager &pm) {
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // Results into the caller's buffers: each result becomes a trailing
+  // argument, and a result that is an allocation of this function is that
+  // argument from the start (no copy, no second buffer: the forward's
+  // saved values and the backward's gradients are written once, where the
+  // caller keeps them). A result that is a view or an input is copied in.
+  if (resultsToOutParams) {
+    // A value returned twice (a result that is also saved) is returned
+    // once and copied once: upstream's hoisting would give it the first
+    // out-param and leave the second reading an erased allocation.
+    pm.addNestedPass<func::FuncOp>(trace::createTraceDistinctResultsPass());
+    bufferization::BufferResultsToOutParamsPassOptions outParams;
+    outParams.hoistStaticAllocs = true;
+    outParams.modifyPublicFunctions = true;
+    pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+    // ... and a reshaped allocation too (a matmul's output saved as an
+    // activation), which upstream copies.
+    pm.addNestedPass<func::FuncOp>(trace::createTraceResultViewsInPlacePass());
+  }
   // Upstream's buffer-deallocation-pipeline, with trace-split-deallocs
   // before the simplification: that pass's split is quadratic in the
   // buffers of a block, and a step's function is one block.
@@ -80,8 +99,8 @@ void trace::buildCPUPipeline(OpPassManager &pm,
     buildGPUKernelsFront(pm, options.blas ? "cpu" : "", map);
     pm.addNestedPass<func::FuncOp>(trace::createTraceGPULaunchesOnCPUPass());
   } else {
-    // 1-2. Linalg on tensors, then buffers.
-    buildBufferizedLinalgPipeline(pm);
+    // 1-2. Linalg on tensors, then buffers, results in the caller's.
+    buildBufferizedLinalgPipeline(pm, /*resultsToOutParams=*/true);
     // 3. Matmuls to BLAS.
     if (options.blas)
       pm.addPass(trace::createTraceLinalgToBLASPass());

@@ -139,12 +139,17 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
 /// The front both backends share: trace ops -> linalg on tensors (the export
 /// format; elementwise chains fused, transposed matmul operands read in
 /// place) -> one-shot bufferized memrefs with read-only inputs,
-/// identity-layout function boundaries and deallocation.
-void buildBufferizedLinalgPipeline(OpPassManager &pm);
+/// identity-layout function boundaries and deallocation. With
+/// `resultsToOutParams`, results are trailing arguments the caller allocates
+/// (upstream buffer-results-to-out-params, allocations hoisted to them);
+/// otherwise freshly allocated buffers the caller frees.
+void buildBufferizedLinalgPipeline(OpPassManager &pm,
+                                   bool resultsToOutParams = false);
 
 /// trace ops -> linalg on tensors -> buffers -> loops -> LLVM dialect, for
-/// the ExecutionEngine or an object file. Functions keep their tensor
-/// signatures as identity-layout memrefs; inputs are never written.
+/// an object file. Functions take their tensor arguments as identity-layout
+/// memrefs, never written, then one more such memref per result, written
+/// in place (the caller's buffer); they return nothing of memref type.
 void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
 
 /// The GPU pipeline's steps from trace ops to kernels: each trace.fusion

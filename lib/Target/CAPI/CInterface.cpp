@@ -221,13 +221,17 @@ LogicalResult WrapperBuilder::wrap(const Function &fn) {
   Location loc = callee.getLoc();
 
   // The lowered signature the tensors give: each memref argument expanded
-  // into (allocated, aligned, offset, sizes..., strides...); results as
-  // one descriptor, or a struct of them.
+  // into (allocated, aligned, offset, sizes..., strides...); results either
+  // as one descriptor, or a struct of them, or (the CPU pipeline's
+  // out-params) as more expanded arguments written in place.
+  auto expand = [&](ArrayRef<Slot> slots, SmallVectorImpl<Type> &params) {
+    for (const Slot &slot : slots) {
+      params.append({ptr, ptr, i64});
+      params.append(2 * slot.type.getRank(), i64);
+    }
+  };
   SmallVector<Type> params;
-  for (const Slot &arg : fn.args) {
-    params.append({ptr, ptr, i64});
-    params.append(2 * arg.type.getRank(), i64);
-  }
+  expand(fn.args, params);
   SmallVector<Type> descriptors;
   for (const Slot &result : fn.results)
     descriptors.push_back(descriptorType(result.type.getRank()));
@@ -236,16 +240,23 @@ LogicalResult WrapperBuilder::wrap(const Function &fn) {
     resultType = descriptors.front();
   else if (descriptors.size() > 1)
     resultType = LLVM::LLVMStructType::getLiteral(ctx, descriptors);
-  auto expected = LLVM::LLVMFunctionType::get(resultType, params);
-  if (callee.getFunctionType() != expected)
+  auto returning = LLVM::LLVMFunctionType::get(resultType, params);
+  SmallVector<Type> outParams(params);
+  expand(fn.results, outParams);
+  auto writingInPlace =
+      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), outParams);
+  bool inPlace = callee.getFunctionType() == writingInPlace;
+  if (!inPlace && callee.getFunctionType() != returning)
     return callee.emitError()
            << "lowered to " << callee.getFunctionType()
            << ", not the memref calling convention of its tensors ("
-           << expected << ")";
+           << returning << ", or " << writingInPlace << " with out-params)";
 
   auto voidType = LLVM::LLVMVoidType::get(ctx);
   FailureOr<LLVM::LLVMFuncOp> copy, release, synchronize;
-  if (memory == Memory::Host) {
+  if (inPlace) {
+    release = copy = synchronize = LLVM::LLVMFuncOp();
+  } else if (memory == Memory::Host) {
     release = declare("free", LLVM::LLVMFunctionType::get(voidType, {ptr}));
   } else {
     // The project's CUDA runtime (lib/Runtime/CUDA), on the legacy default
@@ -277,9 +288,9 @@ LogicalResult WrapperBuilder::wrap(const Function &fn) {
   // The call, on dense row-major descriptors of the caller's buffers.
   Value zero = constant(loc, 0);
   SmallVector<Value> operands;
-  for (auto [input, arg] : llvm::zip_equal(inputs, fn.args)) {
-    ArrayRef<int64_t> shape = arg.type.getShape();
-    operands.append({input, input, zero});
+  auto pass = [&](Value pointer, const Slot &slot) {
+    ArrayRef<int64_t> shape = slot.type.getShape();
+    operands.append({pointer, pointer, zero});
     for (int64_t size : shape)
       operands.push_back(constant(loc, size));
     int64_t stride = 1;
@@ -289,6 +300,17 @@ LogicalResult WrapperBuilder::wrap(const Function &fn) {
       stride *= shape[d];
     }
     llvm::append_range(operands, strides);
+  };
+  for (auto [input, arg] : llvm::zip_equal(inputs, fn.args))
+    pass(input, arg);
+  if (inPlace) {
+    // The call writes every result into the caller's buffer: nothing to
+    // copy, nothing to free.
+    for (auto [output, result] : llvm::zip_equal(outputs, fn.results))
+      pass(output, result);
+    LLVM::CallOp::create(b, loc, callee, operands);
+    LLVM::ReturnOp::create(b, loc, ValueRange{});
+    return success();
   }
   auto call = LLVM::CallOp::create(b, loc, callee, operands);
 

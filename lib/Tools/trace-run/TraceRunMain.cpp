@@ -28,6 +28,7 @@
 #include "trace/Target/CAPI/CAPI.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -543,6 +544,20 @@ int mlir::trace::runTraceFunction(const TraceRunOptions &options) {
   if (failed(pm.run(*module)))
     return fail("lowering " + inputFile + " for the CPU failed");
 
+  // The CPU pipeline writes results into buffers the caller passes after
+  // the arguments (out-params); with gpu-kernels, the function returns
+  // buffers it allocated.
+  bool outParams = false;
+  if (auto lowered = module->lookupSymbol<LLVM::LLVMFuncOp>(entrySymbol)) {
+    int64_t argWordCount = 0;
+    for (const Slot &slot : args)
+      argWordCount += descriptorWords(slot.type.getRank());
+    LLVM::LLVMFunctionType type = lowered.getFunctionType();
+    outParams = !results.empty() &&
+                isa<LLVM::LLVMVoidType>(type.getReturnType()) &&
+                int64_t(type.getNumParams()) > argWordCount;
+  }
+
   // Compile as trace-compile does (a kernel per object, in parallel,
   // optionally cached), for this machine, and link the objects in ORC's
   // JIT. The runtimes (OpenBLAS gemms, memrefCopy, libm) are this
@@ -587,6 +602,17 @@ int mlir::trace::runTraceFunction(const TraceRunOptions &options) {
     argWords.emplace_back(descriptorWords(input.shape.size()));
     fillDescriptor(input, argWords.back().data());
   }
+  // Out-params: the results' buffers are this program's, reused by every
+  // call.
+  std::vector<HostTensor> resultBuffers;
+  if (outParams)
+    for (const Slot &slot : results) {
+      HostTensor &buffer =
+          resultBuffers.emplace_back(slot.dtype, slot.type.getShape());
+      std::vector<int64_t> &words =
+          argWords.emplace_back(descriptorWords(slot.type.getRank()));
+      fillDescriptor(buffer, words.data());
+    }
   int64_t resultTotal = 0;
   for (const Slot &slot : results)
     resultTotal += descriptorWords(slot.type.getRank());
@@ -595,15 +621,18 @@ int mlir::trace::runTraceFunction(const TraceRunOptions &options) {
   for (auto &words : argWords)
     for (int64_t &word : words)
       packed.push_back(&word);
-  if (!results.empty())
+  if (!results.empty() && !outParams)
     packed.push_back(resultWords.data());
 
-  // Result buffers are malloc'ed by the compiled code and owned by the
-  // caller: freed after each call (once each, in case two results share
-  // one), so that repeated calls do not grow the heap and LeakSanitizer
-  // sees no leak. Inputs are the caller's and are never returned as is
-  // (bufferization returns a copy), but are skipped all the same.
+  // Returned result buffers (gpu-kernels) are malloc'ed by the compiled
+  // code and owned by the caller: freed after each call (once each, in
+  // case two results share one), so that repeated calls do not grow the
+  // heap and LeakSanitizer sees no leak. Inputs are the caller's and are
+  // never returned as is (bufferization returns a copy), but are skipped
+  // all the same.
   auto freeResults = [&]() {
+    if (outParams)
+      return;
     llvm::SmallPtrSet<void *, 8> freed;
     for (HostTensor &input : inputs)
       freed.insert(input.data.data());
@@ -626,7 +655,11 @@ int mlir::trace::runTraceFunction(const TraceRunOptions &options) {
 
   std::vector<HostTensor> outputs;
   int64_t cursor = 0;
-  for (const Slot &slot : results) {
+  for (auto [index, slot] : llvm::enumerate(results)) {
+    if (outParams) {
+      outputs.push_back(resultBuffers[index]);
+      continue;
+    }
     outputs.push_back(readDescriptor(slot, resultWords.data() + cursor));
     cursor += descriptorWords(slot.type.getRank());
   }

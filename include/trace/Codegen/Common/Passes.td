@@ -119,6 +119,42 @@ def TraceReadonlyArgsPass : Pass<"trace-readonly-args", "func::FuncOp"> {
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
 }
 
+def TraceDistinctResultsPass : Pass<"trace-distinct-results", "func::FuncOp"> {
+  let summary = "Return each buffer once: a memref a return repeats is returned as a copy";
+  let description = [{
+    On buffers, before `buffer-results-to-out-params`. A training step's
+    forward returns one value twice when it is both a result and a saved
+    value (`return %loss, %loss`). Each result becomes an out-param of its
+    own, and upstream's hoisting replaces an allocation by the first
+    out-param only, so every repeat of a value in a `func.return` is
+    replaced by a fresh allocation (`memref.alloc` of the same type) and a
+    `memref.copy` of the value into it. Returns that repeat nothing are
+    left as they are.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def TraceResultViewsInPlacePass
+    : Pass<"trace-result-views-in-place", "func::FuncOp"> {
+  let summary = "Compute a result returned as a reshape of an allocation straight in its out-param";
+  let description = [{
+    On buffers, after `buffer-results-to-out-params{hoist-static-allocs}`.
+    Upstream's hoisting replaces an allocation that is returned as it is by
+    the out-param, and copies every other result in. A training step often
+    returns a reshape of an allocation (a matmul's 256x512 output saved as
+    the 4x64x512 activation), and that copy kept the allocation and its
+    copy live together at the end of @f_fwd.
+
+    For a `memref.copy %view, %out` where `%out` is a block argument with
+    no other use and `%view` is a chain of `memref.expand_shape` /
+    `memref.collapse_shape` ops from a `memref.alloc` of the same block,
+    with identity layouts throughout and every use of the chain before the
+    copy, the allocation becomes the inverse reshapes of `%out` and the
+    copy goes. An allocation that two such copies read is left alone.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def TraceSplitDeallocsPass : Pass<"trace-split-deallocs", "func::FuncOp"> {
   let summary = "Split bufferization.dealloc ops per fresh allocation, in linear time";
   let description = [{
