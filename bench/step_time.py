@@ -259,7 +259,10 @@ class Library:
 
     def step(self):
         forward = self._call(self.fwd, self.known)
-        saved = {k: v for k, v in forward.items() if k.startswith("saved.")}
+        # forward_bwd reads what forward_fwd saved, and the weights and
+        # inputs themselves (the same buffers again).
+        saved = dict(self.known)
+        saved.update((k, v) for k, v in forward.items() if k.startswith("saved."))
         saved["cot.result0"] = torch.ones((), dtype=torch.float32, device=self.device)
         grads = self._call(self.bwd, saved)
         return {where[len("grad."):]: g for where, g in grads.items()}

@@ -122,6 +122,12 @@ class _Library:
         if saved_out != saved_in:
             raise TraceMLIRError("the library's forward_bwd does not take "
                                  "the values forward_fwd saves, in order")
+        # The rest of bwd's inputs are fwd's own inputs (weights, the
+        # batch), by name, and the cotangents.
+        fwd_in = {n for d, n, _, _ in fwd if d == "in"}
+        self.forward_arguments = [
+            n for d, n, _, _ in self.functions["bwd"][1]
+            if d == "in" and n in fwd_in]
 
     def call(self, function, values, saved=()):
         """Calls `function` ("fwd", "bwd") on `values` (name -> tensor)
@@ -173,6 +179,11 @@ class _Step(torch.autograd.Function):
         ctx.library = library
         ctx.grad_names = grad_names
         ctx.saved = [t for name, t in outs if name.startswith("saved.")]
+        # forward_bwd reads the weights and inputs it needs from the
+        # tensors forward_fwd read (not copies): they must not change in
+        # between, as autograd's saved tensors must not.
+        ctx.values = values
+        ctx.versions = {name: t._version for name, t in values.items()}
         return _results(library, outs)
 
     @staticmethod
@@ -183,10 +194,18 @@ class _Step(torch.autograd.Function):
                 "trace_mlir: backward ran twice through one compiled step; "
                 "its saved values are freed after the first "
                 "(retain_graph is not supported)")
-        values = {f"cot.{name}": cot
-                  for name, cot in zip(ctx.library.results, cotangents)}
+        values = dict(ctx.values)
+        for name in ctx.library.forward_arguments:
+            if values[name]._version != ctx.versions[name]:
+                raise RuntimeError(
+                    f"trace_mlir: '{name}', which the compiled step's "
+                    "backward reads, was modified in place after its "
+                    "forward ran (as autograd refuses for the tensors it "
+                    "saves); call backward before changing it")
+        values.update((f"cot.{name}", cot)
+                      for name, cot in zip(ctx.library.results, cotangents))
         grads = dict(ctx.library.call("bwd", values, ctx.saved))
-        ctx.saved = None  # the saved values die with the step
+        ctx.saved = ctx.values = None  # the saved values die with the step
         return (None, None, None) + tuple(
             grads.get(f"grad.{name}") for name in ctx.grad_names)
 

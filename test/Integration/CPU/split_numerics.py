@@ -28,6 +28,7 @@ the bundled example; the GPT fixture needs a tolerance.
 
 import argparse
 import os
+import re
 import sys
 
 
@@ -42,6 +43,13 @@ def only(trace_opt, module, entry, workdir):
     run([trace_opt, module, f"--symbol-privatize=exclude={entry}", "--symbol-dce",
          "-o", path])
     return path
+
+
+def forward_bwd_arguments(module):
+    """The text of @forward_bwd's argument list in `module`."""
+    text = open(module).read()
+    start = text.index("func.func @forward_bwd(")
+    return text[start:text.index(") ->", start)]
 
 
 def main():
@@ -99,17 +107,24 @@ def main():
              "--entry=forward_fwd", "--quiet", f"--out-dir={fwd}"]
             + [f"--arg={n}={p}" for n, p in inputs.items() if not n.startswith("cot.")])
         saved = sorted(n[:-4] for n in os.listdir(fwd) if n.startswith("saved."))
-        run([args.trace_run, only(args.trace_opt, module, "forward_bwd", d),
+        bwd_module = only(args.trace_opt, module, "forward_bwd", d)
+        # Besides the saved values and the cotangents, @forward_bwd reads
+        # the weights and inputs it needs as they are (not saved copies).
+        bwd_args = set(re.findall(r'trace.name = "([^"]+)"', forward_bwd_arguments(bwd_module)))
+        run([args.trace_run, bwd_module,
              "--entry=forward_bwd", "--quiet", f"--out-dir={bwd}"]
             + [f"--arg={n}={os.path.join(fwd, n + '.npy')}" for n in saved]
-            + [f"--arg={n}={p}" for n, p in inputs.items() if n.startswith("cot.")])
+            + [f"--arg={n}={p}" for n, p in inputs.items()
+               if n.startswith("cot.") or n in bwd_args])
         worst = max(
             compare(label, "@forward_fwd's", {n: os.path.join(fwd, n + ".npy") for n in outputs},
                     outputs),
             compare(label, "@forward_bwd's", {n: os.path.join(bwd, n + ".npy") for n in grads},
                     grads))
         how = "exactly" if worst == 0 else f"within tolerance (worst {worst:.2g} of it)"
-        print(f"{os.path.basename(args.input)}, {label}: {len(saved)} saved values; "
+        weights = sorted(n for n in bwd_args if n in inputs)
+        print(f"{os.path.basename(args.input)}, {label}: {len(saved)} saved values "
+              f"and {len(weights)} arguments read again; "
               f"@forward_fwd's {len(outputs)} outputs and @forward_bwd's {len(grads)} "
               f"gradients equal @forward_grad's {how}")
 

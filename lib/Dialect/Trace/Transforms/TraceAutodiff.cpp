@@ -274,9 +274,12 @@ mlir::trace::splitForwardBackward(func::FuncOp f, func::FuncOp grad,
   builder.setInsertionPointAfter(grad);
   std::string base = f.getSymName().str();
 
-  // @f_fwd: the forward ops; f's results, then the residuals.
+  // @f_fwd: the forward ops; f's results, then the residuals it computes.
+  // Residuals that are f's arguments are @f_bwd's arguments directly: the
+  // caller passes the same buffer again.
+  auto computed = [](Value r) { return !isa<BlockArgument>(r); };
   SmallVector<Type> fwdResults(f.getResultTypes());
-  for (Value r : residuals)
+  for (Value r : llvm::make_filter_range(residuals, computed))
     fwdResults.push_back(r.getType());
   auto fwd = func::FuncOp::create(
       builder, f.getLoc(), base + "_fwd",
@@ -293,7 +296,7 @@ mlir::trace::splitForwardBackward(func::FuncOp f, func::FuncOp grad,
     SmallVector<Value> results;
     for (Value v : ret.getOperands().take_front(numResults))
       results.push_back(map.lookupOrDefault(v));
-    for (Value r : residuals)
+    for (Value r : llvm::make_filter_range(residuals, computed))
       results.push_back(map.lookupOrDefault(r));
     func::ReturnOp::create(b, ret.getLoc(), results);
   }
@@ -378,17 +381,32 @@ mlir::trace::splitForwardBackward(func::FuncOp f, func::FuncOp grad,
   llvm::raw_string_ostream os(report);
   for (auto [i, r] : llvm::enumerate(residuals)) {
     std::string name = residualName(f, r, i);
-    fwdResultAttrs.push_back(named(name));
-    bwdArgAttrs.push_back(named(name));
+    if (auto arg = dyn_cast<BlockArgument>(r)) {
+      // f's argument, under its own name and role, and its index.
+      unsigned number = arg.getArgNumber();
+      NamedAttrList attrs(grad.getArgAttrDict(number));
+      if (!attrs.get(TraceDialect::kNameAttrName))
+        attrs.set(TraceDialect::kNameAttrName,
+                  StringAttr::get(ctx, slotName(f, number, false)));
+      attrs.set(kForwardArgumentAttrName,
+                IntegerAttr::get(IntegerType::get(ctx, 64), number));
+      bwdArgAttrs.push_back(attrs.getDictionary(ctx));
+    } else {
+      fwdResultAttrs.push_back(named(name));
+      bwdArgAttrs.push_back(named(name));
+    }
     int64_t bytes = getTensorBytes(r.getType());
     if (isa<BlockArgument>(r))
       summary.argumentBytes += bytes;
     else
       summary.activationBytes += bytes;
-    os << "\n  " << name << ": " << r.getType() << ", " << bytes
-       << " bytes, from "
-       << (isa<BlockArgument>(r) ? StringRef("an argument")
-                                 : r.getDefiningOp()->getName().getStringRef());
+    if (auto arg = dyn_cast<BlockArgument>(r))
+      os << "\n  " << slotName(f, arg.getArgNumber(), false) << ": "
+         << r.getType() << ", " << bytes << " bytes, an argument, passed to @"
+         << bwd.getSymName() << " too";
+    else
+      os << "\n  " << name << ": " << r.getType() << ", " << bytes
+         << " bytes, from " << r.getDefiningOp()->getName().getStringRef();
   }
   summary.numResiduals = residuals.size();
   for (unsigned i = 0; i < numCotangents; ++i)

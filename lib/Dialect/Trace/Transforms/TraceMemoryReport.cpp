@@ -90,6 +90,13 @@ Report analyze(func::FuncOp f, func::FuncOp fwd, func::FuncOp bwd) {
     (isa<BlockArgument>(v) ? r.savedArgumentBytes : r.savedActivationBytes) +=
         bytesOf(v);
   }
+  // Arguments of f the backward reads are its own arguments, not results
+  // of the forward.
+  for (BlockArgument arg : bwd.getArguments())
+    if (bwd.getArgAttr(arg.getArgNumber(), kForwardArgumentAttrName)) {
+      ++r.savedValues;
+      r.savedArgumentBytes += bytesOf(arg);
+    }
   r.forward = walkSchedule(fwd);
   r.backward = walkSchedule(bwd);
   return r;

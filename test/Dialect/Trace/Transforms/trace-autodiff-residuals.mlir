@@ -69,12 +69,12 @@ func.func @ramp(%x: tensor<4xf32>) -> tensor<4xf32> {
 // @region_bwd just before its first use, after the first backward op.
 // SAVED: remark: saved for backward by @region_fwd: 2 values, 32 bytes (16 of activations, 16 of arguments), 1 ops recomputed in @region_bwd
 // SAVED-NEXT: saved.convert.0: tensor<4xf32>, 16 bytes, from trace.convert
-// SAVED-NEXT: saved.x: tensor<4xf32>, 16 bytes, from an argument
+// SAVED-NEXT: x: tensor<4xf32>, 16 bytes, an argument, passed to @region_bwd too
 // SAVED-NOT: saved.
 // CHECK-LABEL: func @region_fwd
-// CHECK-SAME: -> (tensor<4xf32>, tensor<4xi1>, tensor<4xf32> {trace.name = "saved.convert.0"}, tensor<4xf32> {trace.name = "saved.x"})
+// CHECK-SAME: -> (tensor<4xf32>, tensor<4xi1>, tensor<4xf32> {trace.name = "saved.convert.0"})
 // CHECK-LABEL: func @region_bwd
-// CHECK-SAME: (%[[F:[^:]*]]: tensor<4xf32> {trace.name = "saved.convert.0"}, %[[X:[^:]*]]: tensor<4xf32> {trace.name = "saved.x"}, %[[COT:[^:]*]]: tensor<4xf32> {trace.name = "cot.result0"})
+// CHECK-SAME: (%[[F:[^:]*]]: tensor<4xf32> {trace.name = "saved.convert.0"}, %[[X:[^:]*]]: tensor<4xf32> {trace.forward_argument = 0 : i64, trace.name = "x"}, %[[COT:[^:]*]]: tensor<4xf32> {trace.name = "cot.result0"})
 // CHECK-NEXT: %[[D:.*]] = trace.mul %[[COT]], %[[F]]
 // CHECK-NEXT: %[[E:.*]] = trace.exp %[[X]]
 // CHECK-NEXT: trace.mul %[[D]], %[[E]]
@@ -103,10 +103,10 @@ func.func @region(%x: tensor<4xf32> {trace.name = "x"}, %i: tensor<4xi32>)
 // recomputed (the seed is saved), and the region's input x, read only by
 // the dead cotangent of the mask, is not saved.
 // SAVED: remark: saved for backward by @blk_dropout_fwd: 1 values, 8 bytes (0 of activations, 8 of arguments), 3 ops recomputed in @blk_dropout_bwd
-// SAVED-NEXT: saved.seed: tensor<i64>, 8 bytes, from an argument
+// SAVED-NEXT: seed: tensor<i64>, 8 bytes, an argument, passed to @blk_dropout_bwd too
 // SAVED-NOT: saved.
 // CHECK-LABEL: func @blk_dropout_bwd
-// CHECK-SAME: (%[[SEED:[^:]*]]: tensor<i64> {trace.name = "saved.seed"}, %[[COT:[^:]*]]: tensor<4xf32> {trace.name = "cot.result0"})
+// CHECK-SAME: (%[[SEED:[^:]*]]: tensor<i64> {trace.forward_argument = 1 : i64, trace.name = "seed"}, %[[COT:[^:]*]]: tensor<4xf32> {trace.name = "cot.result0"})
 // CHECK-DAG: %[[U:.*]] = trace.random_uniform %[[SEED]], offset = 0
 // CHECK-DAG: %[[K:.*]] = trace.full 2.000000e+00
 // CHECK: %[[S:.*]] = trace.mul %[[U]], %[[K]]

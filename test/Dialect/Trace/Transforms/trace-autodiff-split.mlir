@@ -7,12 +7,12 @@
 // TWICE-COUNT-3: trace.forward_end
 
 // CHECK: remark: saved for backward by @forward_fwd: 2 values, 224 bytes (0 of activations, 224 of arguments), 2 ops recomputed in @forward_bwd
-// CHECK-NEXT: saved.x: tensor<4x8xf32>, 128 bytes, from an argument
-// CHECK-NEXT: saved.fc.weight: tensor<8x3xf32>, 96 bytes, from an argument
+// CHECK-NEXT: x: tensor<4x8xf32>, 128 bytes, an argument, passed to @forward_bwd too
+// CHECK-NEXT: fc.weight: tensor<8x3xf32>, 96 bytes, an argument, passed to @forward_bwd too
 // CHECK: remark: saved for backward by @policy_fwd: 3 values, 272 bytes (48 of activations, 224 of arguments), 0 ops recomputed in @policy_bwd
 // CHECK-NEXT: saved.blk.t: tensor<4x3xf32>, 48 bytes, from trace.tanh
-// CHECK-NEXT: saved.fc.weight: tensor<8x3xf32>, 96 bytes, from an argument
-// CHECK-NEXT: saved.x: tensor<4x8xf32>, 128 bytes, from an argument
+// CHECK-NEXT: fc.weight: tensor<8x3xf32>, 96 bytes, an argument, passed to @policy_bwd too
+// CHECK-NEXT: x: tensor<4x8xf32>, 128 bytes, an argument, passed to @policy_bwd too
 
 // The split is recorded on the function it was derived from, by symbol.
 // CHECK-LABEL: func.func @forward(%arg0
@@ -20,11 +20,13 @@
 // CHECK-LABEL: func.func @forward_grad(
 // CHECK: trace.forward_end
 // CHECK-LABEL: func.func @forward_fwd(
-// CHECK-SAME: -> (tensor<4x3xf32> {trace.name = "out"}, tensor<4x8xf32> {trace.name = "saved.x"}, tensor<8x3xf32> {trace.name = "saved.fc.weight"}) {
-// CHECK: return %{{.*}}, %arg0, %arg1 :
+// Arguments the backward reads are not results of the forward: the caller
+// passes them to the backward again, which names them as the forward does.
+// CHECK-SAME: -> (tensor<4x3xf32> {trace.name = "out"}) {
+// CHECK: return %{{.*}} : tensor<4x3xf32>
 
 // CHECK-LABEL: func.func @forward_bwd(
-// CHECK-SAME: %[[X:[^:]*]]: tensor<4x8xf32> {trace.name = "saved.x"}, %[[W:[^:]*]]: tensor<8x3xf32> {trace.name = "saved.fc.weight"}, %{{[^:]*}}: tensor<4x3xf32> {trace.name = "cot.out"})
+// CHECK-SAME: %[[X:[^:]*]]: tensor<4x8xf32> {trace.forward_argument = 0 : i64, trace.name = "x"}, %[[W:[^:]*]]: tensor<8x3xf32> {trace.forward_argument = 1 : i64, trace.name = "fc.weight"}, %{{[^:]*}}: tensor<4x3xf32> {trace.name = "cot.out"})
 // Recomputation of the region first: the matmul and tanh, not saved.
 // CHECK-NEXT: %[[M:.*]] = trace.matmul %[[X]], %[[W]]
 // CHECK-NEXT: %[[T:.*]] = trace.tanh %[[M]]

@@ -45,12 +45,13 @@
 // SVG: <polyline {{.*}} points="{{[0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ }}"/>
 // SVG: forward peak 32 B, backward peak 80 B, saved 32 B of activations
 
-// After trace-remat the split saves only x (an argument) and recomputes
-// exp and tanh (8 FLOPs); x stays live through the forward, whose peak
-// becomes 16 + 16 + 16 = 48. The line after it is trace-autodiff's split,
+// After trace-remat the backward reads only x (an argument, passed to
+// @f_bwd again rather than returned by @f_fwd) and recomputes exp and
+// tanh (8 FLOPs); the forward's peak is x and one value, 16 + 16 = 32,
+// as before remat. The line after it is trace-autodiff's split,
 // rebuilt from @f_grad: the numbers of the first table above. The SVG draws
 // that schedule dashed (2 + 5 points) under the current one (2 + 7).
-// REMAT: peak live bytes (with arguments){{ +}}48{{ +}}80
+// REMAT: peak live bytes (with arguments){{ +}}32{{ +}}80
 // REMAT-NEXT: saved for backward: 1 values, 16 bytes (0 of activations, 16 of arguments)
 // REMAT-NEXT: before trace-remat (trace-autodiff's split): 32 bytes of activations saved, peak live bytes 32 / 80, recompute FLOPs 0
 // REMATSVG: <polyline {{.*}} stroke-dasharray="3 2" points="{{[0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ }}"/>

@@ -54,6 +54,13 @@ inline constexpr StringLiteral kRematAttrName = "trace.remat";
 /// forward value (the memory report counts recomputation FLOPs from it).
 inline constexpr StringLiteral kRecomputedAttrName = "trace.recomputed";
 
+/// Integer attribute on an argument of @f_bwd that is an argument of @f
+/// (a weight or an input the backward reads), its index there: the caller
+/// passes @f_bwd the same buffer it passed @f_fwd, which does not return
+/// it (the value is alive anyway; returning it copied every weight).
+inline constexpr StringLiteral kForwardArgumentAttrName =
+    "trace.forward_argument";
+
 /// A forward op the split always rebuilds in @f_bwd and never saves: a
 /// side-effect-free source with no operands (trace.full, trace.constant,
 /// trace.iota). Rebuilding it needs no residual at all.
