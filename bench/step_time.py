@@ -138,7 +138,7 @@ def parse_header(path):
     """{function: [(direction, shape, dtype, path)]} from the comment block
     trace-compile writes above each function."""
     functions, current = {}, None
-    entry = re.compile(r"^ \*   (in |out) (\w+): (\S+)  \((.*)\)$")
+    entry = re.compile(r"^ \*   (in|out|saved|donated) +(\w+): (\S+)  \((.*)\)$")
     for line in open(path):
         m = re.match(r"^/\* @(\w+):", line)
         if m:
@@ -240,10 +240,25 @@ class Library:
         fn.restype = None
         return fn, self.header[function]
 
-    def _call(self, bound, values):
+    def _call(self, bound, values, donated=()):
+        """Calls the function on `values` by name, and on `donated` (saved
+        pointers) in order; returns its results by name, and the pointers
+        of the values it saved, in order."""
         fn, entries = bound
-        outs, args = {}, []
+        outs, args, saved = {}, [], []
+        donated = list(donated)
         for direction, shape, dtype, where in entries:
+            if direction == "saved":
+                # The library allocates it and writes its pointer here
+                # (by position: two values of one submodule may share a
+                # name).
+                saved.append(ctypes.c_void_p())
+                args.append(ctypes.byref(saved[-1]))
+                continue
+            if direction == "donated":
+                # forward_bwd frees it after its last read.
+                args.append(donated.pop(0))
+                continue
             if direction == "in":
                 t = values[where].detach()
             else:
@@ -255,16 +270,17 @@ class Library:
         if self.device == "cuda":
             torch.cuda.synchronize()  # the library runs on its own stream
         fn(*args)
-        return outs
+        return outs, saved
 
     def step(self):
-        forward = self._call(self.fwd, self.known)
-        # forward_bwd reads what forward_fwd saved, and the weights and
-        # inputs themselves (the same buffers again).
-        saved = dict(self.known)
-        saved.update((k, v) for k, v in forward.items() if k.startswith("saved."))
-        saved["cot.result0"] = torch.ones((), dtype=torch.float32, device=self.device)
-        grads = self._call(self.bwd, saved)
+        forward, donated = self._call(self.fwd, self.known)
+        # forward_bwd reads what forward_fwd saved (host libraries: the
+        # pointers, which it frees; cuda: the caller's buffers), and the
+        # weights and inputs themselves (the same buffers again).
+        values = dict(self.known)
+        values.update((k, v) for k, v in forward.items() if k.startswith("saved."))
+        values["cot.result0"] = torch.ones((), dtype=torch.float32, device=self.device)
+        grads, _ = self._call(self.bwd, values, donated)
         return {where[len("grad."):]: g for where, g in grads.items()}
 
 

@@ -14,6 +14,7 @@ TRACE_PACKAGES=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   libgtest-dev libopenblas-dev libtorch-dev
   python3-numpy python3-torch
+  valgrind
 )
 
 # Only for the sanitizer and fuzzing builds (scripts/test.sh --sanitize,

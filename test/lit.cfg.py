@@ -64,6 +64,12 @@ if os.path.exists(cuda_runtime_so) and os.path.exists(
     # (mlir/ExecutionEngine/CRunnerUtils.h).
     config.substitutions.append(
         ("%mlir_include", config.mlir_include_dir.split(";")[0]))
+# valgrind (scripts/common.sh installs it): a compiled step's memory
+# errors, e.g. a donated buffer read after the library freed it.
+valgrind = lit.util.which("valgrind")
+if valgrind:
+    config.available_features.add("valgrind")
+    config.substitutions.append(("%valgrind", valgrind))
 clangxx = os.path.join(config.llvm_tools_dir, "clang++")
 if os.path.exists(clangxx):
     config.available_features.add("clang")

@@ -82,6 +82,9 @@ void trace::buildBufferizedLinalgPipeline(OpPassManager &pm,
   // The clones deallocation inserts (a result that aliases an input is
   // returned as a copy the caller owns) become alloc + copy.
   pm.addPass(createConvertBufferizationToMemRefPass());
+  // A donated argument (the saved values @f_bwd takes from the C API) is
+  // the function's to free.
+  pm.addNestedPass<func::FuncOp>(trace::createTraceFreeDonatedPass());
   // Deallocation freed every buffer at the end of its block; free each
   // right after its last use, so a step's peak follows its liveness.
   pm.addNestedPass<func::FuncOp>(trace::createTraceEarlyDeallocPass());

@@ -105,42 +105,71 @@ class _Library:
         for fn in interface["functions"]:
             symbol = getattr(self.dll, fn["symbol"])
             symbol.restype = None
-            slots = [(s["direction"], s["name"], tuple(s["shape"]),
-                      _DTYPES[s["dtype"]]) for s in fn["slots"]]
+            # A saved value the caller keeps (--donate-saved=false) is an
+            # "out" of fwd and an "in" of bwd; a donated one is "saved"
+            # and "donated".
+            slots = [("saved" if s.get("saved") and s["direction"] == "out"
+                      else "donated" if s.get("saved") and
+                      s["direction"] == "in" else s["direction"],
+                      s["name"], tuple(s["shape"]), _DTYPES[s["dtype"]],
+                      s["direction"] in ("saved", "donated"))
+                     for s in fn["slots"]]
             self.functions[fn["function"].rsplit("_", 1)[-1]] = (symbol,
                                                                  slots)
         fwd = self.functions["fwd"][1]
-        self.results = [n for d, n, _, _ in fwd
-                        if d == "out" and not n.startswith("saved.")]
+        self.results = [n for d, n, _, _, _ in fwd if d == "out"]
         # The saved values go from fwd's results to bwd's arguments in one
         # order, by position: two ops of one submodule may save values of
-        # one name.
-        saved_out = [n for d, n, _, _ in fwd
-                     if d == "out" and n.startswith("saved.")]
-        saved_in = [n for d, n, _, _ in self.functions["bwd"][1]
-                    if d == "in" and n.startswith("saved.")]
+        # one name. The library allocates them (fwd writes their pointers)
+        # and bwd frees them: they are donated to it.
+        saved_out = [n for d, n, _, _, _ in fwd if d == "saved"]
+        saved_in = [n for d, n, _, _, _ in self.functions["bwd"][1]
+                    if d == "donated"]
         if saved_out != saved_in:
             raise TraceMLIRError("the library's forward_bwd does not take "
                                  "the values forward_fwd saves, in order")
+        self.release = getattr(self.dll, interface["release"]) \
+            if "release" in interface else None
+        if self.release is not None:
+            self.release.restype = None
+            self.release.argtypes = [ctypes.c_void_p]
         # The rest of bwd's inputs are fwd's own inputs (weights, the
         # batch), by name, and the cotangents.
-        fwd_in = {n for d, n, _, _ in fwd if d == "in"}
+        fwd_in = {n for d, n, _, _, _ in fwd if d == "in"}
         self.forward_arguments = [
-            n for d, n, _, _ in self.functions["bwd"][1]
+            n for d, n, _, _, _ in self.functions["bwd"][1]
             if d == "in" and n in fwd_in]
 
-    def call(self, function, values, saved=()):
+    def call(self, function, values, donated=None):
         """Calls `function` ("fwd", "bwd") on `values` (name -> tensor)
-        and, for its `saved.*` arguments, on `saved` in order; returns its
-        results, a list of (name, tensor) in order."""
+        and, for its donated arguments, on the pointers of `donated` (a
+        _Saved, used up by the call); returns its results, a list of
+        (name, tensor) in order, and the values it saved (a _Saved)."""
         symbol, slots = self.functions[function]
         pointers, keep, outs = [], [], []
-        saved = list(saved)
-        for direction, name, shape, dtype in slots:
+        saved = _Saved(self)
+        given = list(donated.take()) if donated is not None else []
+        for direction, name, shape, dtype, owned in slots:
+            if direction == "saved" and owned:
+                pointer = ctypes.c_void_p()
+                saved.items.append(pointer)
+                pointers.append(ctypes.byref(pointer))
+                continue
+            if direction == "saved":
+                t = torch.empty(shape, dtype=dtype)
+                saved.items.append(t)
+                pointers.append(ctypes.c_void_p(t.data_ptr()))
+                continue
+            if direction == "donated":
+                if not given:
+                    raise TraceMLIRError(f"no saved value for the library's "
+                                         f"input '{name}'")
+                t = given.pop(0)
+                keep.append(t)
+                pointers.append(t if owned else ctypes.c_void_p(t.data_ptr()))
+                continue
             if direction == "in":
-                if name.startswith("saved.") and saved:
-                    t = saved.pop(0)
-                elif name not in values:
+                if name not in values:
                     raise TraceMLIRError(f"no value for the library's input "
                                          f"'{name}'")
                 else:
@@ -160,11 +189,33 @@ class _Library:
             keep.append(t)
             pointers.append(ctypes.c_void_p(t.data_ptr()))
         symbol(*pointers)
-        return outs
+        return outs, saved
+
+
+class _Saved:
+    """The values a forward_fwd call saved: pointers to buffers the library
+    allocated (or, from a library built with --donate-saved=false,
+    tensors). forward_bwd takes them (and frees the buffers); a buffer that
+    never reaches it is freed with the library's NAME_release when this
+    object dies (a forward under no_grad, a graph dropped before
+    backward)."""
+
+    def __init__(self, library):
+        self.library = library
+        self.items = []
+
+    def take(self):
+        items, self.items = self.items, []
+        return items
+
+    def __del__(self):
+        for item in self.take():
+            if isinstance(item, ctypes.c_void_p) and item.value:
+                self.library.release(item)
 
 
 def _results(library, outs):
-    results = tuple(t for name, t in outs if not name.startswith("saved."))
+    results = tuple(t for name, t in outs)
     return results if len(results) > 1 else results[0]
 
 
@@ -175,10 +226,10 @@ class _Step(torch.autograd.Function):
 
     @staticmethod
     def forward(ctx, library, values, grad_names, *grad_tensors):
-        outs = library.call("fwd", values)
+        outs, saved = library.call("fwd", values)
         ctx.library = library
         ctx.grad_names = grad_names
-        ctx.saved = [t for name, t in outs if name.startswith("saved.")]
+        ctx.saved = saved
         # forward_bwd reads the weights and inputs it needs from the
         # tensors forward_fwd read (not copies): they must not change in
         # between, as autograd's saved tensors must not.
@@ -204,7 +255,7 @@ class _Step(torch.autograd.Function):
                     "saves); call backward before changing it")
         values.update((f"cot.{name}", cot)
                       for name, cot in zip(ctx.library.results, cotangents))
-        grads = dict(ctx.library.call("bwd", values, ctx.saved))
+        grads = dict(ctx.library.call("bwd", values, ctx.saved)[0])
         ctx.saved = ctx.values = None  # the saved values die with the step
         return (None, None, None) + tuple(
             grads.get(f"grad.{name}") for name in ctx.grad_names)
@@ -333,7 +384,7 @@ class CompiledModule(torch.nn.Module):
         values = dict(parameters)
         values.update(buffers)
         values.update(zip(library.input_names, inputs))
-        fwd_inputs = {n for d, n, _, _ in library.functions["fwd"][1]
+        fwd_inputs = {n for d, n, _, _, _ in library.functions["fwd"][1]
                       if d == "in"}
         if "seed" in fwd_inputs:
             # Dropout's Philox seed, drawn from torch's generator, so
@@ -346,7 +397,8 @@ class CompiledModule(torch.nn.Module):
         grad_names += [n for n, t in zip(library.input_names, inputs)
                        if t.requires_grad and n in fwd_inputs]
         if not torch.is_grad_enabled() or not grad_names:
-            return _results(library, library.call("fwd", values))
+            # The forward only: its saved values are freed at once.
+            return _results(library, library.call("fwd", values)[0])
         grad_tensors = [values[n] for n in grad_names]
         return _Step.apply(library, values, grad_names, *grad_tensors)
 

@@ -5,7 +5,7 @@
 //       [--no-checkpoint-calls] [--report-checkpoint-calls]
 //       [--checkpoint-policy POLICY[@REGEX]]...
 //       [--dropout-as-identity] [--remat=OPTS | --no-remat] [--schedule=OPTS]
-//       [--fuse=OPTS] [--pipeline=OPTS] [--name NAME]
+//       [--fuse=OPTS] [--pipeline=OPTS] [--donate-saved=false] [--name NAME]
 //
 // The command line of compileTrainingStep (TraceCompileMain.h), which does
 // the work: import, trace-training-step stage by stage, lowering, the C
@@ -93,6 +93,12 @@ static cl::opt<std::string> fuseOptions("fuse",
                                         cl::cat(category));
 static cl::opt<bool> noFuse("no-fuse", cl::desc("Skip trace-fuse"),
                             cl::cat(category));
+static cl::opt<bool> donateSaved(
+    "donate-saved",
+    cl::desc("cpu: the library allocates the values forward_fwd saves and "
+             "forward_bwd frees each after its last read (default); "
+             "=false: they are buffers the caller passes and keeps"),
+    cl::init(true), cl::cat(category));
 static cl::opt<std::string> pipelineOptions(
     "pipeline",
     cl::desc("Options of trace-cpu-pipeline or trace-gpu-pipeline, e.g. "
@@ -149,6 +155,7 @@ int main(int argc, char **argv) {
   options.inputShapesFile = inputShapesFile;
   options.checkpointModules = checkpointModules;
   options.dropoutAsIdentity = dropoutAsIdentity;
+  options.donateSaved = donateSaved;
   options.checkpointCalls = !noCheckpointCalls;
   options.reportCheckpointCalls = reportCheckpointCalls;
   options.checkpointPolicies.assign(checkpointPolicies.begin(),

@@ -22,11 +22,13 @@ struct TraceReadonlyArgsPass final
     func::FuncOp func = getOperation();
     if (func.isExternal() || !func.isPublic())
       return;
-    BoolAttr readonly = BoolAttr::get(&getContext(), false);
+    // A donated argument (`trace.donated`) is the callee's to overwrite.
     for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
       if (isa<TensorType>(func.getArgument(i).getType()))
-        func.setArgAttr(i, bufferization::BufferizationDialect::kWritableAttrName,
-                        readonly);
+        func.setArgAttr(
+            i, bufferization::BufferizationDialect::kWritableAttrName,
+            BoolAttr::get(&getContext(),
+                          bool(func.getArgAttr(i, "trace.donated"))));
   }
 };
 

@@ -1045,9 +1045,13 @@ static void dropTraceAttrs(Operation *op) {
   auto function = dyn_cast<FunctionOpInterface>(op);
   if (!function)
     return;
+  // `trace.donated` on an argument is part of the function's contract (the
+  // callee owns and may overwrite the buffer; trace-free-donated frees it),
+  // as JAX's exported functions keep `jax.buffer_donor`: it stays.
   for (unsigned i = 0, e = function.getNumArguments(); i < e; ++i)
     for (NamedAttribute attr : function.getArgAttrs(i))
-      if (isTraceAttrName(attr.getName()))
+      if (isTraceAttrName(attr.getName()) &&
+          attr.getName() != "trace.donated")
         function.removeArgAttr(i, attr.getName());
   for (unsigned i = 0, e = function.getNumResults(); i < e; ++i)
     for (NamedAttribute attr : function.getResultAttrs(i))

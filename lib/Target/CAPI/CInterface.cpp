@@ -11,6 +11,7 @@
 
 #include "trace/Dialect/Trace/IR/TraceDialect.h"
 #include "trace/Dialect/Trace/IR/TraceOps.h"
+#include "trace/Dialect/Trace/Transforms/Autodiff.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -101,10 +102,61 @@ LogicalResult collectSlots(func::FuncOp func, bool results,
   return success();
 }
 
+/// The values @f_fwd saves (its results after f's) are the arguments of
+/// @f_bwd before the cotangents that are not f's own arguments
+/// (trace.forward_argument), in the same order; with `donate` they become
+/// the library's and @f_bwd's arguments that take them are donated.
+LogicalResult assignOwnership(func::FuncOp primal, Function &fwd,
+                              Function &bwd, bool donate) {
+  size_t numResults = primal.getNumResults();
+  size_t numCotangents = llvm::count_if(primal.getResultTypes(), [](Type t) {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    return tensor && isa<FloatType>(tensor.getElementType());
+  });
+  if (fwd.results.size() < numResults ||
+      bwd.args.size() < numCotangents)
+    return primal.emitError() << "@" << fwd.symbol << " and @" << bwd.symbol
+                              << " do not extend @" << primal.getSymName()
+                              << "'s signature";
+  auto bwdFunc = primal->getParentOfType<ModuleOp>().lookupSymbol<func::FuncOp>(
+      bwd.symbol);
+  size_t next = numResults;
+  for (size_t i = 0, e = bwd.args.size() - numCotangents; i < e; ++i) {
+    if (bwdFunc.getArgAttr(i, kForwardArgumentAttrName))
+      continue;
+    if (next == fwd.results.size() ||
+        fwd.results[next].type != bwd.args[i].type)
+      return bwdFunc.emitError()
+             << "argument " << i << " of @" << bwd.symbol
+             << " is neither a value @" << fwd.symbol << " saves, in order, "
+             << "nor an argument of @" << primal.getSymName();
+    Slot &result = fwd.results[next++];
+    result.saved = bwd.args[i].saved = true;
+    if (donate) {
+      result.ownership = Ownership::Saved;
+      bwd.args[i].ownership = Ownership::Donated;
+    }
+  }
+  if (next != fwd.results.size())
+    return bwdFunc.emitError() << "@" << bwd.symbol << " does not take every "
+                               << "value @" << fwd.symbol << " saves";
+  return success();
+}
+
 } // namespace
 
+void capi::markDonatedArguments(ModuleOp module, const Interface &api) {
+  UnitAttr unit = UnitAttr::get(module.getContext());
+  for (const Function &fn : api.functions) {
+    auto func = module.lookupSymbol<func::FuncOp>(fn.symbol);
+    for (auto [i, slot] : llvm::enumerate(fn.args))
+      if (slot.ownership == Ownership::Donated)
+        func.setArgAttr(i, kDonatedAttrName, unit);
+  }
+}
+
 FailureOr<Interface> capi::collectCInterface(ModuleOp module, StringRef name,
-                                             Memory memory) {
+                                             Memory memory, bool donate) {
   Interface api;
   api.name = name.str();
   api.memory = memory;
@@ -140,7 +192,15 @@ FailureOr<Interface> capi::collectCInterface(ModuleOp module, StringRef name,
         return failure();
       api.functions.push_back(std::move(fn));
     }
+    if (failed(assignOwnership(primal, api.functions[api.functions.size() - 3],
+                               api.functions[api.functions.size() - 2],
+                               donate && memory == Memory::Host)))
+      return failure();
   }
+  for (const Function &fn : api.functions)
+    for (const Slot &slot : fn.results)
+      if (slot.ownership == Ownership::Saved)
+        api.releaseCName = cIdentifier(api.name + "_release");
   if (api.functions.empty())
     return module.emitError()
            << "no differentiated function to export: no function carries "
@@ -254,6 +314,14 @@ LogicalResult WrapperBuilder::wrap(const Function &fn) {
 
   auto voidType = LLVM::LLVMVoidType::get(ctx);
   FailureOr<LLVM::LLVMFuncOp> copy, release, synchronize;
+  bool anySaved = llvm::any_of(fn.results, [](const Slot &slot) {
+    return slot.ownership == Ownership::Saved;
+  });
+  FailureOr<LLVM::LLVMFuncOp> allocate = LLVM::LLVMFuncOp();
+  if (anySaved)
+    allocate = declare("malloc", LLVM::LLVMFunctionType::get(ptr, {i64}));
+  if (failed(allocate))
+    return failure();
   if (inPlace) {
     release = copy = synchronize = LLVM::LLVMFuncOp();
   } else if (memory == Memory::Host) {
@@ -303,11 +371,25 @@ LogicalResult WrapperBuilder::wrap(const Function &fn) {
   };
   for (auto [input, arg] : llvm::zip_equal(inputs, fn.args))
     pass(input, arg);
+  // A saved value goes into a buffer of the library's own, whose pointer
+  // the caller's `T **` receives.
+  auto newBuffer = [&](Value slot, const Slot &result) -> Value {
+    Value bytes = constant(
+        loc, std::max<int64_t>(result.type.getNumElements() *
+                                   elementBytes(result.type.getElementType()),
+                               1));
+    Value buffer =
+        LLVM::CallOp::create(b, loc, *allocate, ValueRange{bytes}).getResult();
+    LLVM::StoreOp::create(b, loc, buffer, slot);
+    return buffer;
+  };
   if (inPlace) {
-    // The call writes every result into the caller's buffer: nothing to
-    // copy, nothing to free.
+    // The call writes every result into the caller's buffer (or a saved
+    // value into the library's): nothing to copy, nothing to free.
     for (auto [output, result] : llvm::zip_equal(outputs, fn.results))
-      pass(output, result);
+      pass(result.ownership == Ownership::Saved ? newBuffer(output, result)
+                                                : output,
+           result);
     LLVM::CallOp::create(b, loc, callee, operands);
     LLVM::ReturnOp::create(b, loc, ValueRange{});
     return success();
@@ -338,8 +420,11 @@ LogicalResult WrapperBuilder::wrap(const Function &fn) {
     Value bytes =
         constant(loc, result.type.getNumElements() * elementBytes(element));
     if (memory == Memory::Host)
-      LLVM::MemcpyOp::create(b, loc, outputs[i], source, bytes,
-                             /*isVolatile=*/false);
+      LLVM::MemcpyOp::create(b, loc,
+                             result.ownership == Ownership::Saved
+                                 ? newBuffer(outputs[i], result)
+                                 : Value(outputs[i]),
+                             source, bytes, /*isVolatile=*/false);
     else
       LLVM::CallOp::create(b, loc, *copy,
                            ValueRange{outputs[i], source, bytes, nullStream});
@@ -443,6 +528,28 @@ LogicalResult capi::addCWrappers(ModuleOp module, const Interface &api) {
     if (failed(builder.wrap(fn)))
       return failure();
   }
+  if (api.releaseCName.empty())
+    return success();
+  // void NAME_release(void *saved): free().
+  if (module.lookupSymbol(api.releaseCName))
+    return module.emitError() << "cannot add the C function "
+                              << api.releaseCName
+                              << ": a symbol of that name exists";
+  MLIRContext *ctx = module.getContext();
+  OpBuilder b(ctx);
+  auto ptr = LLVM::LLVMPointerType::get(ctx);
+  auto voidType = LLVM::LLVMVoidType::get(ctx);
+  auto freeType = LLVM::LLVMFunctionType::get(voidType, {ptr});
+  b.setInsertionPointToEnd(module.getBody());
+  auto free = module.lookupSymbol<LLVM::LLVMFuncOp>("free");
+  if (!free)
+    free = LLVM::LLVMFuncOp::create(b, module.getLoc(), "free", freeType);
+  auto release = LLVM::LLVMFuncOp::create(b, module.getLoc(),
+                                          api.releaseCName, freeType);
+  Block *entry = release.addEntryBlock(b);
+  b.setInsertionPointToStart(entry);
+  LLVM::CallOp::create(b, module.getLoc(), free, entry->getArguments());
+  LLVM::ReturnOp::create(b, module.getLoc(), ValueRange{});
   return success();
 }
 
@@ -463,12 +570,14 @@ void printDeclaration(raw_ostream &os, const Function &fn) {
   };
   for (const Slot &arg : fn.args) {
     separator();
-    os << "const " << cElementType(arg.type.getElementType()) << " *"
-       << arg.cname;
+    os << (arg.ownership == Ownership::Donated ? "" : "const ")
+       << cElementType(arg.type.getElementType()) << " *" << arg.cname;
   }
   for (const Slot &result : fn.results) {
     separator();
-    os << cElementType(result.type.getElementType()) << " *" << result.cname;
+    os << cElementType(result.type.getElementType())
+       << (result.ownership == Ownership::Saved ? " **" : " *")
+       << result.cname;
   }
   if (first)
     os << "void";
@@ -514,14 +623,32 @@ void capi::printCHeader(raw_ostream &os, const Interface &api,
      << " * allocates and frees its own temporaries.\n */\n"
      << "#ifndef " << guard << "\n#define " << guard << "\n\n"
      << "#include <stdint.h>\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
+  if (!api.releaseCName.empty())
+    os << "/* Ownership. " << api.name << "_*_fwd allocates each value it "
+       << "saves for\n"
+       << " * backward (\"saved\" below) and writes its pointer into the "
+          "caller's\n"
+       << " * T **: the caller owns it. Passing it to the matching _bwd (a "
+          "\"donated\"\n"
+       << " * argument) gives it back: _bwd frees it after its last read, "
+          "so the\n"
+       << " * caller must not read, write or free it after the call. A "
+          "saved value\n"
+       << " * that never reaches _bwd is freed with " << api.releaseCName
+       << ". */\n"
+       << "void " << api.releaseCName << "(void *saved);\n\n";
   for (const Function &fn : api.functions) {
     os << "/* @" << fn.symbol << ": " << fn.role << ".\n";
     for (const Slot &arg : fn.args)
-      os << " *   in  " << arg.cname << ": " << shapeText(arg.type) << "  ("
-         << arg.name << ")\n";
+      os << " *   "
+         << (arg.ownership == Ownership::Donated ? "donated " : "in      ")
+         << arg.cname << ": " << shapeText(arg.type) << "  (" << arg.name
+         << ")\n";
     for (const Slot &result : fn.results)
-      os << " *   out " << result.cname << ": " << shapeText(result.type)
-         << "  (" << result.name << ")\n";
+      os << " *   "
+         << (result.ownership == Ownership::Saved ? "saved   " : "out     ")
+         << result.cname << ": " << shapeText(result.type) << "  ("
+         << result.name << ")\n";
     os << " */\n";
     printDeclaration(os, fn);
     os << ";\n\n";
@@ -542,12 +669,16 @@ void capi::printJSONInterface(raw_ostream &os, const Interface &api) {
       std::string element;
       llvm::raw_string_ostream(element) << s.type.getElementType();
       json.attribute("dtype", element);
+      if (s.saved)
+        json.attribute("saved", true);
     });
   };
   json.object([&] {
     json.attribute("name", api.name);
     json.attribute("memory",
                    api.memory == Memory::CUDADevice ? "cuda" : "host");
+    if (!api.releaseCName.empty())
+      json.attribute("release", api.releaseCName);
     json.attributeArray("functions", [&] {
       for (const Function &fn : api.functions)
         json.object([&] {
@@ -556,9 +687,11 @@ void capi::printJSONInterface(raw_ostream &os, const Interface &api) {
           json.attribute("role", fn.role);
           json.attributeArray("slots", [&] {
             for (const Slot &arg : fn.args)
-              slot("in", arg);
+              slot(arg.ownership == Ownership::Donated ? "donated" : "in",
+                   arg);
             for (const Slot &result : fn.results)
-              slot("out", result);
+              slot(result.ownership == Ownership::Saved ? "saved" : "out",
+                   result);
           });
         });
     });

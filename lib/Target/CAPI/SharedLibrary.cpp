@@ -35,6 +35,8 @@ LogicalResult capi::linkSharedLibrary(const Interface &api,
     os << "{\n  global:\n";
     for (const Function &fn : api.functions)
       os << "    " << fn.cname << ";\n";
+    if (!api.releaseCName.empty())
+      os << "    " << api.releaseCName << ";\n";
     os << "  local: *;\n};\n";
     os.close();
     if (os.has_error()) {

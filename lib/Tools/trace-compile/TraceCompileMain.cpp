@@ -425,12 +425,16 @@ int mlir::trace::compileTrainingStep(const TraceCompileOptions &options) {
   // The C interface, read off the step's functions; everything else
   // becomes private and is dropped before lowering.
   FailureOr<capi::Interface> api = capi::collectCInterface(
-      *module, name, cuda ? capi::Memory::CUDADevice : capi::Memory::Host);
+      *module, name, cuda ? capi::Memory::CUDADevice : capi::Memory::Host,
+      options.donateSaved);
   if (failed(api))
     return 1;
   std::vector<std::string> exported;
   for (const capi::Function &fn : api->functions)
     exported.push_back(fn.symbol);
+  // The saved values @f_bwd takes are donated: it frees each after its
+  // last read (host memory; see capi::Ownership).
+  capi::markDonatedArguments(*module, *api);
 
   // 6. Lowering, then the exported C functions.
   PassManager privatizePM(&context);

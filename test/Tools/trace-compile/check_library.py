@@ -2,7 +2,8 @@
 """Checks what trace-compile wrote into OUTDIR.
 
     check_library.py OUTDIR --name NAME [--trace-opt T] [--nm NM]
-        [--run --trace-run R --cc CC --ir STAGE.mlir --rtol R --atol A]
+        [--run --trace-run R --cc CC --ir STAGE.mlir --rtol R --atol A
+         [--valgrind VALGRIND]]
         [--ptxas PTXAS --arch sm_XX]
 
 * every NN-*.mlir stage file parses and verifies (trace-opt);
@@ -33,7 +34,8 @@ C_TYPES = {'float': np.float32, 'double': np.float64, 'uint16_t': np.uint16,
            'int64_t': np.int64, 'int32_t': np.int32, 'uint8_t': np.uint8}
 DECL = re.compile(r'^void (\w+)\(([^)]*)\);$', re.M)
 # " *   in  blocks_0_fc1_weight: 32x128xf32  (blocks.0.fc1.weight)"
-DOC = re.compile(r'^ \*   (in|out) +(\w+): ([0-9x]*\w+)  \((.*)\)$', re.M)
+DOC = re.compile(r'^ \*   (in|out|saved|donated) +(\w+): ([0-9x]*\w+)  \((.*)\)$', re.M)
+RELEASE = re.compile(r'^void (\w+_release)\(void \*saved\);$', re.M)
 COMMENT = re.compile(r'/\* @(\w+): [^\n]*\n((?: \*   [^\n]*\n)*) \*/\nvoid (\w+)\(')
 
 
@@ -47,6 +49,9 @@ def parse_header(path):
     text = open(path).read()
     functions = []
     decls = {m.group(1): m.group(2) for m in DECL.finditer(text)}
+    release = RELEASE.search(text)
+    if release:
+        decls.pop(release.group(1))
     for m in COMMENT.finditer(text):
         mlir_name, doc, cname = m.group(1), m.group(2), m.group(3)
         if cname not in decls:
@@ -57,22 +62,26 @@ def parse_header(path):
             fail(f'{cname}: {len(params)} parameters, {len(docs)} documented')
         slots = []
         for param, (direction, dname, shape, name) in zip(params, docs):
-            pm = re.match(r'(const )?(\w+) \*(\w+)$', param)
-            if not pm or pm.group(3) != dname:
+            pm = re.match(r'(const )?(\w+) (\*\*?)(\w+)$', param)
+            if not pm or pm.group(4) != dname:
                 fail(f'{cname}: parameter {param!r} does not match its doc {dname}')
             if (pm.group(1) is not None) != (direction == 'in'):
-                fail(f'{cname}: {dname}: inputs are const, outputs are not')
+                fail(f'{cname}: {dname}: inputs are const, nothing else is')
+            if (pm.group(3) == '**') != (direction == 'saved'):
+                fail(f'{cname}: {dname}: saved values, and only they, are T **')
             dims = shape.split('x')
             slots.append((direction, pm.group(2), dname,
                           [int(d) for d in dims[:-1]], name))
         functions.append((cname, mlir_name, slots))
     if len(functions) != len(decls):
         fail(f'{len(decls)} declarations, {len(functions)} documented')
-    return functions
+    return functions, release.group(1) if release else None
 
 
-def driver_source(header, functions, data):
-    """A C program: for each function, read inputs, call, write outputs."""
+def driver_source(header, functions, data, release):
+    """A C program: for each function, read inputs, call, write outputs. A
+    saved value comes back as a pointer the library allocated, freed with
+    NAME_release; a donated input is freed by the call."""
     out = ['#include <stdio.h>', '#include <stdlib.h>', f'#include "{header}"', '',
            'static void *load(const char *path, size_t bytes) {',
            '  void *p = malloc(bytes ? bytes : 1); FILE *f = fopen(path, "rb");',
@@ -89,18 +98,26 @@ def driver_source(header, functions, data):
             n = int(np.prod(shape)) if shape else 1
             size = f'{n} * sizeof({ctype})'
             path = os.path.join(data, cname, f'{dname}.bin')
-            if direction == 'in':
+            if direction in ('in', 'donated'):
                 out.append(f'    {ctype} *p{i} = ({ctype} *)load("{path}", {size});')
+                names.append(f'p{i}')
+            elif direction == 'saved':
+                out.append(f'    {ctype} *p{i} = NULL;')
+                names.append(f'&p{i}')
             else:
                 out.append(f'    {ctype} *p{i} = ({ctype} *)calloc({n}, sizeof({ctype}));')
-            names.append(f'p{i}')
+                names.append(f'p{i}')
         out.append(f'    {cname}({", ".join(names)});')
         for i, (direction, ctype, dname, shape, _) in enumerate(slots):
-            if direction == 'out':
+            if direction in ('out', 'saved'):
                 n = int(np.prod(shape)) if shape else 1
                 path = os.path.join(data, cname, f'{dname}.bin')
                 out.append(f'    save("{path}", p{i}, {n} * sizeof({ctype}));')
-        out += [f'    free(p{i});' for i in range(len(slots))]
+        for i, (direction, _, _, _, _) in enumerate(slots):
+            if direction == 'saved':
+                out.append(f'    {release}(p{i});')
+            elif direction != 'donated':
+                out.append(f'    free(p{i});')
         out.append('  }')
     out += ['  return 0;', '}']
     return '\n'.join(out) + '\n'
@@ -120,6 +137,10 @@ def main():
     parser.add_argument('--ir', help='the trace IR trace-run executes')
     parser.add_argument('--rtol', type=float, default=1e-5)
     parser.add_argument('--atol', type=float, default=1e-6)
+    parser.add_argument('--valgrind', help='run the C program under this '
+                        'valgrind: any invalid read, write or free (a '
+                        'donated buffer used after the library freed it), '
+                        'or a buffer definitely lost, fails')
     parser.add_argument('--ptxas')
     parser.add_argument('--arch')
     parser.add_argument('--work', help='scratch directory (default OUTDIR/../work)')
@@ -138,8 +159,8 @@ def main():
 
     header = os.path.join(out, args.name + '.h')
     library = os.path.join(out, f'lib{args.name}.so')
-    functions = parse_header(header)
-    declared = {f[0] for f in functions}
+    functions, release = parse_header(header)
+    declared = {f[0] for f in functions} | ({release} if release else set())
     nm = subprocess.run([args.nm, '-D', '--defined-only', library],
                         check=True, stdout=subprocess.PIPE, text=True).stdout
     exported = {line.split()[-1] for line in nm.splitlines()
@@ -187,7 +208,7 @@ def main():
         data = os.path.join(work, 'data', cname)
         os.makedirs(data, exist_ok=True)
         for direction, ctype, dname, shape, name in slots:
-            if direction != 'in':
+            if direction not in ('in', 'donated'):
                 continue
             a = np.load(os.path.join(ref, 'inputs', name + '.npy'))
             if list(a.shape) != shape:
@@ -201,18 +222,27 @@ def main():
     source = os.path.join(work, 'driver.c')
     with open(source, 'w') as f:
         f.write(driver_source(os.path.abspath(header), functions,
-                              os.path.join(work, 'data')))
+                              os.path.join(work, 'data'), release))
     driver = os.path.join(work, 'driver')
     subprocess.run([args.cc, '-std=c99', '-Wall', '-Werror', source,
                     f'-L{os.path.abspath(out)}', f'-l{args.name}',
                     f'-Wl,-rpath,{os.path.abspath(out)}', '-o', driver], check=True)
-    subprocess.run([driver], check=True)
+    if args.valgrind:
+        r = subprocess.run([args.valgrind, '--error-exitcode=99', '--leak-check=full',
+                            '--errors-for-leak-kinds=definite', '--show-leak-kinds=definite',
+                            driver], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        summary = [l for l in r.stdout.splitlines() if 'ERROR SUMMARY' in l]
+        if r.returncode:
+            fail(f'valgrind: exit {r.returncode}\n{r.stdout[-4000:]}')
+        print('valgrind: ' + (summary[-1].split('== ', 1)[-1] if summary else 'no summary'))
+    else:
+        subprocess.run([driver], check=True)
     for cname, mlir_name, slots in functions:
         worst = 0.0
         largest = 0.0
         count = 0
         for direction, ctype, dname, shape, name in slots:
-            if direction != 'out':
+            if direction not in ('out', 'saved'):
                 continue
             want = np.load(os.path.join(work, 'ref', cname, name + '.npy'))
             got = np.fromfile(os.path.join(work, 'data', cname, dname + '.bin'),

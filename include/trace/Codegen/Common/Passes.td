@@ -114,7 +114,10 @@ def TraceReadonlyArgsPass : Pass<"trace-readonly-args", "func::FuncOp"> {
     public function. One-shot bufferization with function boundaries then
     never updates a caller's input buffer in place (it copies instead), so a
     compiled training step leaves its parameters and activations untouched
-    and can be called again on the same buffers.
+    and can be called again on the same buffers. A donated argument
+    (`trace.donated`, the C API's saved values into @f_bwd) is the
+    callee's: it becomes `bufferization.writable = true`, so bufferization
+    may reuse it in place.
   }];
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
 }
@@ -151,6 +154,20 @@ def TraceResultViewsInPlacePass
     with identity layouts throughout and every use of the chain before the
     copy, the allocation becomes the inverse reshapes of `%out` and the
     copy goes. An allocation that two such copies read is left alone.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def TraceFreeDonatedPass : Pass<"trace-free-donated", "func::FuncOp"> {
+  let summary = "Free each donated argument buffer (trace.donated) after its last use";
+  let description = [{
+    On buffers, after deallocation and before `trace-early-dealloc`. A
+    memref argument marked `trace.donated` is owned by the function (the C
+    API's saved values passed to @f_bwd): a `memref.dealloc` of it goes
+    before every return, and `trace-early-dealloc` then moves it to just
+    after the last use of the buffer or of any view of it, so a saved
+    activation is freed as soon as the backward has read it, as eager
+    PyTorch frees a saved tensor. The attribute is removed.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }

@@ -10,8 +10,9 @@
 //     results;
 //  2. addCWrappers, on the module lowered to the LLVM dialect: one exported
 //     llvm.func per C function, which wraps the caller's pointers in memref
-//     descriptors, calls the lowered function, copies each result into the
-//     caller's buffer and frees what the call allocated;
+//     descriptors and calls the lowered function, which writes its results
+//     into the caller's buffers (or, for a function that returns them,
+//     copies each result out and frees what the call allocated);
 //  3. printCHeader: the declarations and their documentation;
 //  4. compileObjects and linkSharedLibrary: the objects (a kernel each, in
 //     parallel, cached) and the shared library exporting only the C
@@ -45,11 +46,23 @@ namespace mlir::trace::capi {
 /// Where the exported functions' pointers point.
 enum class Memory { Host, CUDADevice };
 
+/// Who owns a slot's buffer. On host memory the values @f_fwd saves for
+/// @f_bwd are the library's: @f_fwd allocates each and hands the caller
+/// its pointer (`Saved`, a `T **` parameter), and @f_bwd takes each back
+/// and frees it after its last read (`Donated`, a `T *` the caller must
+/// not use again), as JAX donates buffers. Every other slot is the
+/// caller's, only read (arguments) or written (results).
+enum class Ownership { Caller, Saved, Donated };
+
 /// One tensor argument or result of an exported function.
 struct Slot {
   std::string name;  ///< trace.name, else argN / resultN
   std::string cname; ///< its C parameter name, unique in the function
   RankedTensorType type;
+  /// A value @f_fwd saves for @f_bwd (a result of the one, an argument of
+  /// the other), whoever owns it.
+  bool saved = false;
+  Ownership ownership = Ownership::Caller;
 };
 
 /// One exported C function and the function of the module it calls.
@@ -64,7 +77,15 @@ struct Interface {
   std::string name; ///< the library's name, the prefix of every C function
   Memory memory = Memory::Host;
   std::vector<Function> functions;
+  /// `void NAME_release(void *)`: frees a saved value that never reaches
+  /// @f_bwd. Empty when no slot is Saved.
+  std::string releaseCName;
 };
+
+/// Unit attribute on an argument of @f_bwd that the C API donates (see
+/// Ownership): trace-to-linalg keeps it, bufferization may write the
+/// buffer in place, and trace-free-donated frees it after its last use.
+inline constexpr StringLiteral kDonatedAttrName = "trace.donated";
 
 /// `name` with every character a C identifier cannot hold replaced by '_'
 /// (and a leading '_' before a digit or for an empty name).
@@ -75,9 +96,14 @@ std::string cIdentifier(StringRef name);
 /// the order fwd, bwd, grad. Fails, with an error at
 /// the function, on an argument or result the C API cannot take (not a
 /// statically shaped tensor of f32, f64, f16, bf16, i1, i32 or i64), and
-/// at the module when no function was differentiated.
+/// at the module when no function was differentiated. With `donate`, on
+/// host memory, the saved values are Saved and Donated (see Ownership).
 FailureOr<Interface> collectCInterface(ModuleOp module, StringRef name,
-                                       Memory memory);
+                                       Memory memory, bool donate = true);
+
+/// Marks each Donated argument of `api`'s functions in `module` (before
+/// lowering) with kDonatedAttrName.
+void markDonatedArguments(ModuleOp module, const Interface &api);
 
 /// Adds the exported wrapper of every function of `api` to `module`,
 /// lowered to the LLVM dialect (each wrapped function an llvm.func taking
@@ -94,7 +120,9 @@ void printCHeader(raw_ostream &os, const Interface &api, StringRef source);
 /// (python/trace_mlir reads it): a JSON object with the library's name, its
 /// memory ("host" or "cuda"), and per function its role, C symbol, module
 /// function and, in call order, every argument and result's direction
-/// ("in" or "out"), name, shape and element type ("f32", "i64", ...).
+/// ("in", "out", "saved": the library allocates it and writes its pointer,
+/// "donated": the call frees it), name, shape and element type ("f32",
+/// "i64", ...), and `"saved": true` on the values fwd saves for bwd.
 void printJSONInterface(raw_ostream &os, const Interface &api);
 
 /// How compileObjects builds the objects.

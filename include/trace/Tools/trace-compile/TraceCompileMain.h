@@ -46,6 +46,9 @@ struct TraceCompileOptions {
   TrainingStepOptions step;
   /// Options of trace-cpu-pipeline or trace-gpu-pipeline ("chip=sm_80").
   std::string pipelineOptions;
+  /// cpu: the values @f_fwd saves are the library's and @f_bwd frees them
+  /// (capi::Ownership); false: caller-owned buffers, as the results.
+  bool donateSaved = true;
 
   /// "generic" (any x86-64) or "native": the CPU the host code targets.
   std::string hostCPU = "generic";
