@@ -69,6 +69,7 @@ PLANS = [
     ("trace-mlir, no remat", ["--no-remat"]),
     ("trace-mlir, min-cut", []),
     ("trace-mlir, budget 0.5", ["--remat=budget=0.5"]),
+    ("trace-mlir, budget 0.25", ["--remat=budget=0.25"]),
     # CPU only (a trace-cpu-pipeline option): every temporary its own
     # allocation, as before trace-plan-buffers.
     ("trace-mlir, min-cut, a malloc per buffer", ["--pipeline=plan-buffers=0"]),
@@ -96,7 +97,8 @@ CU_MEMPOOL_ATTR_USED_MEM_HIGH = 8  # cuda.h's CUmemPool_attribute
 
 def selected_plans(names, device):
     """PLANS whose directory name ends with one of the comma-separated
-    `names` (no-remat, min-cut, budget-0-5, a-malloc-per-buffer); all that
+    `names` (no-remat, min-cut, budget-0-5, budget-0-25,
+    a-malloc-per-buffer); all that
     apply to `device` when empty."""
     wanted = [n for n in names.split(",") if n]
     plans = [(label, flags) for label, flags in PLANS
@@ -436,6 +438,22 @@ def prepare(args, directory):
     return seconds
 
 
+def predicted_mb(directory, label):
+    """What trace-memory-report says the step allocates above the weights
+    and inputs (the larger of forward's and backward's peaks), and the
+    floor any plan needs (the gradients plus the largest transient), in
+    MB; empty for the torch variants."""
+    path = os.path.join(directory, plan_dir(label), "memory-report.json")
+    if not os.path.exists(path):
+        return "", ""
+    with open(path) as f:
+        step = json.load(f)["functions"][0]
+    fwd, bwd = step["forward"], step["backward"]
+    peak = max(fwd["allocated_peak_bytes"], bwd["allocated_peak_bytes"])
+    floor = bwd["result_bytes"] + bwd["largest_transient_bytes"]
+    return f"{peak / 2**20:.1f}", f"{floor / 2**20:.1f}"
+
+
 def report(directory):
     with open(os.path.join(directory, "config.json")) as f:
         cfg = json.load(f)
@@ -458,22 +476,24 @@ def report(directory):
           f"{cfg['layers']} layers, d_model {cfg['C']}, {cfg['H']} heads, "
           f"B{cfg['B']} T{cfg['T']}, vocab {cfg['vocab']}, dropout 0; torch "
           f"{torch.__version__}; median of {cfg['repeat']} steps")
-    print(f"| variant | step ms | vs eager | peak MB | gradients vs eager "
-          f"(rtol {rtol:g}) | trace-compile s |")
-    print("|---|---:|---:|---:|---|---:|")
+    print(f"| variant | step ms | vs eager | peak MB | predicted MB | floor MB "
+          f"| gradients vs eager (rtol {rtol:g}) | trace-compile s |")
+    print("|---|---:|---:|---:|---:|---:|---|---:|")
     eager_ms = rows[0][1].get("ms")
     failed = False
     for label, r in rows:
         compile_s = f"{seconds[label]:.0f}" if label in seconds else ""
+        predicted, floor = predicted_mb(directory, label)
         if "na" in r or "error" in r:
             failed |= "error" in r
-            print(f"| {label} | n/a | | | {r.get('na') or r['error']} | {compile_s} |")
+            print(f"| {label} | n/a | | | {predicted} | {floor} "
+                  f"| {r.get('na') or r['error']} | {compile_s} |")
             continue
         failed |= "mismatch" in r
         ok = f"DIFFER ({r['mismatch']})" if "mismatch" in r else "equal"
         ratio = f"{r['ms'] / eager_ms:.2f}" if eager_ms else ""
-        print(f"| {label} | {r['ms']:.1f} | {ratio} | {r['peak_mb']:.1f} | {ok} "
-              f"| {compile_s} |")
+        print(f"| {label} | {r['ms']:.1f} | {ratio} | {r['peak_mb']:.1f} "
+              f"| {predicted} | {floor} | {ok} | {compile_s} |")
     return 1 if failed else 0
 
 

@@ -41,6 +41,16 @@ struct Schedule {
   int64_t recomputeFlops = 0;
   int64_t argumentBytes = 0;
   int64_t peakBytes = 0;
+  /// The peak without the caller's weights and inputs (every argument of
+  /// @f_fwd, the trace.forward_argument ones of @f_bwd): what a call
+  /// allocates above what was there, the figure a measured step peak is
+  /// compared with. Saved values count in @f_fwd as results and in
+  /// @f_bwd as arguments that die after their last read (donated).
+  int64_t allocatedPeakBytes = 0;
+  /// The results' bytes (the gradients, for @f_bwd) and the largest value
+  /// that is neither an argument nor a result.
+  int64_t resultBytes = 0;
+  int64_t largestTransientBytes = 0;
   /// Live bytes after each op (after its results are allocated, before
   /// values it last used are freed).
   std::vector<int64_t> timeline;
@@ -48,7 +58,7 @@ struct Schedule {
 
 int64_t bytesOf(Value v) { return getTensorBytes(v.getType()); }
 
-Schedule walkSchedule(func::FuncOp func) {
+Schedule walkSchedule(func::FuncOp func, bool isBackward) {
   Schedule s;
   LiveBytes live(func.getBody().front());
   for (Operation *op : live.getOps()) {
@@ -64,6 +74,33 @@ Schedule walkSchedule(func::FuncOp func) {
   }
   s.argumentBytes = live.getArgumentBytes();
   s.peakBytes = live.getPeak();
+  // The timeline again, without the caller's own buffers.
+  Block &block = func.getBody().front();
+  int64_t numOps = live.getOps().size();
+  std::vector<int64_t> delta(numOps + 2, 0);
+  llvm::DenseSet<Value> results;
+  for (Value v : block.getTerminator()->getOperands())
+    results.insert(live.rootOf(v));
+  for (const StorageRange &range : live.getRanges()) {
+    auto arg = dyn_cast<BlockArgument>(range.root);
+    bool callers = arg && (!isBackward || func.getArgAttr(
+                                              arg.getArgNumber(),
+                                              kForwardArgumentAttrName));
+    if (results.contains(range.root))
+      s.resultBytes += range.bytes;
+    else if (!arg)
+      s.largestTransientBytes =
+          std::max(s.largestTransientBytes, range.bytes);
+    if (callers || range.end < 0)
+      continue;
+    delta[std::max<int64_t>(range.begin, 0)] += range.bytes;
+    delta[std::min(range.end + 1, numOps + 1)] -= range.bytes;
+  }
+  int64_t allocated = 0;
+  for (int64_t i = 0; i <= numOps; ++i) {
+    allocated += delta[i];
+    s.allocatedPeakBytes = std::max(s.allocatedPeakBytes, allocated);
+  }
   s.timeline.assign(live.getTimeline().begin(), live.getTimeline().end());
   return s;
 }
@@ -97,8 +134,8 @@ Report analyze(func::FuncOp f, func::FuncOp fwd, func::FuncOp bwd) {
       ++r.savedValues;
       r.savedArgumentBytes += bytesOf(arg);
     }
-  r.forward = walkSchedule(fwd);
-  r.backward = walkSchedule(bwd);
+  r.forward = walkSchedule(fwd, /*isBackward=*/false);
+  r.backward = walkSchedule(bwd, /*isBackward=*/true);
   return r;
 }
 
@@ -151,6 +188,16 @@ void printTable(llvm::raw_ostream &os, ArrayRef<Report> reports) {
     row("argument bytes", r.forward.argumentBytes, r.backward.argumentBytes);
     row("peak live bytes (with arguments)", r.forward.peakBytes,
         r.backward.peakBytes);
+    row("peak allocated (without weights)", r.forward.allocatedPeakBytes,
+        r.backward.allocatedPeakBytes);
+    os << "  the step: peak "
+       << withCommas(std::max(r.forward.allocatedPeakBytes,
+                              r.backward.allocatedPeakBytes))
+       << " bytes above weights and inputs; floor "
+       << withCommas(r.backward.resultBytes + r.backward.largestTransientBytes)
+       << " (gradients " << withCommas(r.backward.resultBytes)
+       << " + largest transient "
+       << withCommas(r.backward.largestTransientBytes) << ")\n";
     os << "  saved for backward: " << r.savedValues << " values, "
        << withCommas(r.savedActivationBytes + r.savedArgumentBytes)
        << " bytes (" << withCommas(r.savedActivationBytes)
@@ -172,7 +219,11 @@ llvm::json::Object scheduleJson(const Schedule &s) {
                             {"recomputed_ops", s.recomputedOps},
                             {"recompute_flops", s.recomputeFlops},
                             {"argument_bytes", s.argumentBytes},
-                            {"peak_live_bytes", s.peakBytes}};
+                            {"peak_live_bytes", s.peakBytes},
+                            {"allocated_peak_bytes", s.allocatedPeakBytes},
+                            {"result_bytes", s.resultBytes},
+                            {"largest_transient_bytes",
+                             s.largestTransientBytes}};
 }
 
 void printJson(llvm::raw_ostream &os, ArrayRef<Report> reports) {

@@ -23,11 +23,18 @@
 // CHECK-NEXT: ops recomputed{{ +}}0{{ +}}0
 // CHECK-NEXT: argument bytes{{ +}}16{{ +}}48
 // CHECK-NEXT: peak live bytes (with arguments){{ +}}32{{ +}}80
+// Without the caller's x: the forward's two results (exp(x) saved, tanh
+// the result), and in the backward the saved values, the cotangent and
+// what they make. The floor: the gradient and the largest transient.
+// CHECK-NEXT: peak allocated (without weights){{ +}}32{{ +}}80
+// CHECK-NEXT: the step: peak 80 bytes above weights and inputs; floor 32 (gradients 16 + largest transient 16)
 // CHECK-NEXT: saved for backward: 2 values, 32 bytes (32 of activations, 0 of arguments)
 
 // JSON: "backward": {
+// JSON-NEXT: "allocated_peak_bytes": 80,
 // JSON-NEXT: "argument_bytes": 48,
 // JSON-NEXT: "flops": 16,
+// JSON-NEXT: "largest_transient_bytes": 16,
 // JSON-NEXT: "ops": 5,
 // JSON-NEXT: "peak_live_bytes": 80,
 // JSON: "forward": {
@@ -52,6 +59,8 @@
 // rebuilt from @f_grad: the numbers of the first table above. The SVG draws
 // that schedule dashed (2 + 5 points) under the current one (2 + 7).
 // REMAT: peak live bytes (with arguments){{ +}}32{{ +}}80
+// REMAT-NEXT: peak allocated (without weights){{ +}}32{{ +}}80
+// REMAT-NEXT: the step: peak 80 bytes
 // REMAT-NEXT: saved for backward: 1 values, 16 bytes (0 of activations, 16 of arguments)
 // REMAT-NEXT: before trace-remat (trace-autodiff's split): 32 bytes of activations saved, peak live bytes 32 / 80, recompute FLOPs 0
 // REMATSVG: <polyline {{.*}} stroke-dasharray="3 2" points="{{[0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ [0-9.]+,[0-9.]+ }}"/>
