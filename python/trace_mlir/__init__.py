@@ -148,7 +148,9 @@ class _Library:
         symbol, slots = self.functions[function]
         pointers, keep, outs = [], [], []
         saved = _Saved(self)
-        given = list(donated.take()) if donated is not None else []
+        # The donated pointers are taken from `donated` only when the call
+        # is made: a check that raises first leaves them to be released.
+        given = list(donated.items) if donated is not None else []
         for direction, name, shape, dtype, owned in slots:
             if direction == "saved" and owned:
                 pointer = ctypes.c_void_p()
@@ -188,6 +190,8 @@ class _Library:
                 outs.append((name, t))
             keep.append(t)
             pointers.append(ctypes.c_void_p(t.data_ptr()))
+        if donated is not None:
+            donated.take()  # the call frees them
         symbol(*pointers)
         return outs, saved
 

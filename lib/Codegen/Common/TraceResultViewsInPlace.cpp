@@ -87,7 +87,12 @@ struct TraceResultViewsInPlacePass final
                              inEntry->isBeforeInBlock(c.copy));
         });
       });
-      if (!early)
+      // ... and nothing but copies into out-params follows it (another
+      // view of the allocation, a subview, might write it later).
+      bool last = true;
+      for (Operation *op = c.copy->getNextNode(); op; op = op->getNextNode())
+        last &= isa<memref::CopyOp, func::ReturnOp>(op);
+      if (!early || !last)
         continue;
       // The out-param, reshaped back step by step to the allocation's type.
       OpBuilder b(root);

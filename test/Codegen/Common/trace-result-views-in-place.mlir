@@ -60,3 +60,18 @@ func.func @kept(%in: memref<4xf32>, %o1: memref<2x2xf32>, %o2: memref<2x2xf32>, 
   memref.copy %in, %o4 : memref<4xf32> to memref<4xf32>
   return
 }
+
+// -----
+
+// Left alone: another view of the allocation is written after the copy.
+// CHECK-LABEL: func.func @written_after(
+// CHECK: memref.copy
+// CHECK: "test.fill"
+func.func @written_after(%out: memref<2x2xf32>) {
+  %a = memref.alloc() : memref<4xf32>
+  %s = memref.subview %a[0] [2] [1] : memref<4xf32> to memref<2xf32, strided<[1]>>
+  %v = memref.expand_shape %a [[0, 1]] output_shape [2, 2] : memref<4xf32> into memref<2x2xf32>
+  memref.copy %v, %out : memref<2x2xf32> to memref<2x2xf32>
+  "test.fill"(%s) : (memref<2xf32, strided<[1]>>) -> ()
+  return
+}

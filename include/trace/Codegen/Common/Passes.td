@@ -151,9 +151,10 @@ def TraceResultViewsInPlacePass
     For a `memref.copy %view, %out` where `%out` is a block argument with
     no other use and `%view` is a chain of `memref.expand_shape` /
     `memref.collapse_shape` ops from a `memref.alloc` of the same block,
-    with identity layouts throughout and every use of the chain before the
-    copy, the allocation becomes the inverse reshapes of `%out` and the
-    copy goes. An allocation that two such copies read is left alone.
+    with identity layouts throughout, every use of the chain before the
+    copy, and only copies and the return after it (as
+    buffer-results-to-out-params leaves them), the allocation becomes the
+    inverse reshapes of `%out` and the copy goes. An allocation that two such copies read is left alone.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }

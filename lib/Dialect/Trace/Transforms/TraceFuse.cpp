@@ -20,7 +20,6 @@
 #include "llvm/ADT/SetVector.h"
 
 #include <deque>
-#include <functional>
 
 #define DEBUG_TYPE "trace-fuse"
 
@@ -337,19 +336,24 @@ LogicalResult BlockFusion::sortKeepingOrder(Block &block) {
   DenseMap<Operation *, unsigned> missing;
   DenseMap<Operation *, SmallVector<Operation *>> waiting;
   SmallVector<Operation *> order;
-  std::function<void(Operation *)> emit = [&](Operation *op) {
-    order.push_back(op);
-    pending.erase(op);
-    // Waiters whose last missing producer this was follow it, in their
-    // original order.
-    auto it = waiting.find(op);
-    if (it == waiting.end())
-      return;
-    SmallVector<Operation *> waiters = std::move(it->second);
-    waiting.erase(it);
-    for (Operation *waiter : waiters)
-      if (--missing[waiter] == 0)
-        emit(waiter);
+  // Emits `first`, then each waiter whose last missing producer was just
+  // emitted, right after it and in original order (depth first, on an
+  // explicit stack: a chain of waiters can be as long as the block).
+  auto emit = [&](Operation *first) {
+    SmallVector<Operation *> stack = {first};
+    while (!stack.empty()) {
+      Operation *op = stack.pop_back_val();
+      order.push_back(op);
+      pending.erase(op);
+      auto it = waiting.find(op);
+      if (it == waiting.end())
+        continue;
+      SmallVector<Operation *> waiters = std::move(it->second);
+      waiting.erase(it);
+      for (Operation *waiter : llvm::reverse(waiters))
+        if (--missing[waiter] == 0)
+          stack.push_back(waiter);
+    }
   };
   for (Operation *op : ops) {
     unsigned count = 0;
