@@ -310,6 +310,11 @@ def worker(args):
             grads.clear()
             grads.update({n.replace("_checkpoint_wrapped_module.", ""): p.grad
                           for n, p in model.named_parameters()})
+
+        def clear():
+            grads.clear()
+            for p in model.parameters():
+                p.grad = None
         memory = Memory(device, library=False)
     elif args.worker == PACKAGE:
         model = make_model(cfg, False, state)
@@ -321,6 +326,11 @@ def worker(args):
             compiled(inputs["idx"], inputs["targets"]).backward()
             grads.clear()
             grads.update(dict((n, p.grad) for n, p in model.named_parameters()))
+
+        def clear():
+            grads.clear()
+            for p in model.parameters():
+                p.grad = None
         memory = Memory(device, library=False)
     else:
         model = make_model(cfg, False, state).to(device)
@@ -330,14 +340,22 @@ def worker(args):
         def step():
             grads.clear()
             grads.update(lib.step())
+
+        def clear():
+            grads.clear()
         memory = Memory(device, library=True)
     if args.measure == "peak":
         step()  # warm-up, as timed() does before the step measured here
         step()
+        # The last step's gradients go before the baseline is read, in
+        # every variant: a step that dropped them while measured would be
+        # credited with their bytes.
+        clear()
         print(json.dumps({"peak_mb": memory.peak_mb(step)}))
         return
     result["ms"] = timed(step, cfg["repeat"], device)
     if args.measure == "both":
+        clear()
         result["peak_mb"] = memory.peak_mb(step)
 
     # Eager's gradients, on the same device.
