@@ -28,18 +28,7 @@ sys.path.insert(0, os.path.join(ROOT, "python"))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import fixture_models  # noqa: E402
 import trace_mlir  # noqa: E402
-
-passes = failures = 0
-
-
-def check(name, ok, detail=""):
-    global passes, failures
-    print(f"{'PASS' if ok else 'FAIL'}: {name}{': ' + detail if detail else ''}")
-    if ok:
-        passes += 1
-    else:
-        failures += 1
-
+from checks import check, summary  # noqa: E402
 
 def batch(gen):
     return (torch.randint(0, 64, (2, 16), generator=gen),
@@ -132,8 +121,7 @@ def main():
             grown = heap_bytes() - before
             check(f"{name} frees its saved values", grown < 256 * 1024,
                   f"heap grew {grown} bytes over 50 calls")
-    print(f"{passes} passed, {failures} failed")
-    sys.exit(1 if failures else 0)
+    sys.exit(summary())
 
 
 if __name__ == "__main__":

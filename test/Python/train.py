@@ -38,20 +38,9 @@ sys.path.insert(0, os.path.join(ROOT, "python"))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import fixture_models  # noqa: E402
 import trace_mlir  # noqa: E402
+from checks import check, summary  # noqa: E402
 
 RTOL, ATOL = 1e-4, 1e-6
-passes = failures = 0
-
-
-def check(name, ok, detail=""):
-    global passes, failures
-    print(f"{'PASS' if ok else 'FAIL'}: {name}{': ' + detail if detail else ''}")
-    if ok:
-        passes += 1
-    else:
-        failures += 1
-
-
 def max_rel(a, b):
     return ((a - b).abs() / (b.abs() + ATOL / RTOL)).max().item()
 
@@ -263,8 +252,7 @@ def checks(cache):
         check("an input of another dtype raises TypeError",
               "torch.float32" in str(e), str(e))
 
-    print(f"{passes} passed, {failures} failed")
-    return 1 if failures else 0
+    return summary()
 
 
 if __name__ == "__main__":

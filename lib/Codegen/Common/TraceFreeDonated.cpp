@@ -2,6 +2,8 @@
 
 #include "trace/Codegen/Common/Passes.h"
 
+#include "trace/Dialect/Trace/IR/TraceDialect.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
@@ -17,7 +19,7 @@ using namespace mlir;
 
 namespace {
 
-constexpr StringLiteral kDonated = "trace.donated";
+constexpr StringLiteral kDonated = trace::TraceDialect::kDonatedAttrName;
 
 struct TraceFreeDonatedPass final
     : trace::impl::TraceFreeDonatedPassBase<TraceFreeDonatedPass> {

@@ -2,6 +2,8 @@
 
 #include "trace/Codegen/Common/Passes.h"
 
+#include "trace/Dialect/Trace/IR/TraceDialect.h"
+
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -23,12 +25,15 @@ struct TraceReadonlyArgsPass final
     if (func.isExternal() || !func.isPublic())
       return;
     // A donated argument (`trace.donated`) is the callee's to overwrite.
-    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
-      if (isa<TensorType>(func.getArgument(i).getType()))
-        func.setArgAttr(
-            i, bufferization::BufferizationDialect::kWritableAttrName,
-            BoolAttr::get(&getContext(),
-                          bool(func.getArgAttr(i, "trace.donated"))));
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+      if (!isa<TensorType>(func.getArgument(i).getType()))
+        continue;
+      bool donated =
+          bool(func.getArgAttr(i, trace::TraceDialect::kDonatedAttrName));
+      func.setArgAttr(i,
+                      bufferization::BufferizationDialect::kWritableAttrName,
+                      BoolAttr::get(&getContext(), donated));
+    }
   }
 };
 

@@ -1051,7 +1051,7 @@ static void dropTraceAttrs(Operation *op) {
   for (unsigned i = 0, e = function.getNumArguments(); i < e; ++i)
     for (NamedAttribute attr : function.getArgAttrs(i))
       if (isTraceAttrName(attr.getName()) &&
-          attr.getName() != "trace.donated")
+          attr.getName() != TraceDialect::kDonatedAttrName)
         function.removeArgAttr(i, attr.getName());
   for (unsigned i = 0, e = function.getNumResults(); i < e; ++i)
     for (NamedAttribute attr : function.getResultAttrs(i))

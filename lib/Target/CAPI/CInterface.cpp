@@ -151,7 +151,7 @@ void capi::markDonatedArguments(ModuleOp module, const Interface &api) {
     auto func = module.lookupSymbol<func::FuncOp>(fn.symbol);
     for (auto [i, slot] : llvm::enumerate(fn.args))
       if (slot.ownership == Ownership::Donated)
-        func.setArgAttr(i, kDonatedAttrName, unit);
+        func.setArgAttr(i, TraceDialect::kDonatedAttrName, unit);
   }
 }
 

@@ -82,10 +82,6 @@ struct Interface {
   std::string releaseCName;
 };
 
-/// Unit attribute on an argument of @f_bwd that the C API donates (see
-/// Ownership): trace-to-linalg keeps it, bufferization may write the
-/// buffer in place, and trace-free-donated frees it after its last use.
-inline constexpr StringLiteral kDonatedAttrName = "trace.donated";
 
 /// `name` with every character a C identifier cannot hold replaced by '_'
 /// (and a leading '_' before a digit or for an empty name).
@@ -102,7 +98,7 @@ FailureOr<Interface> collectCInterface(ModuleOp module, StringRef name,
                                        Memory memory, bool donate = true);
 
 /// Marks each Donated argument of `api`'s functions in `module` (before
-/// lowering) with kDonatedAttrName.
+/// lowering) with TraceDialect::kDonatedAttrName.
 void markDonatedArguments(ModuleOp module, const Interface &api);
 
 /// Adds the exported wrapper of every function of `api` to `module`,

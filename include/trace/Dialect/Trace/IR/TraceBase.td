@@ -48,6 +48,12 @@ def Trace_Dialect : Dialect {
     /// function.
     static constexpr ::llvm::StringLiteral kDerivativesAttrName =
         "trace.derivatives";
+    /// Unit attribute on a function argument whose buffer the caller gives
+    /// up (the C API's saved values into @f_bwd): the function may
+    /// overwrite it and frees it (trace-free-donated). trace-to-linalg
+    /// keeps it.
+    static constexpr ::llvm::StringLiteral kDonatedAttrName =
+        "trace.donated";
 
   private:
     /// Defined in TraceAttrs.cpp, where the attribute storage classes are.
