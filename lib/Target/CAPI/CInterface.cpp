@@ -223,6 +223,8 @@ public:
         i64(IntegerType::get(module.getContext(), 64)) {}
 
   LogicalResult wrap(const Function &fn);
+  /// `void name(void *saved)`: free().
+  LogicalResult addRelease(StringRef name);
 
 private:
   /// The lowered memref descriptor of a rank-`rank` buffer.
@@ -517,6 +519,23 @@ LogicalResult WrapperBuilder::wrap(const Function &fn) {
   return success();
 }
 
+LogicalResult WrapperBuilder::addRelease(StringRef name) {
+  Location loc = module.getLoc();
+  auto type =
+      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(module.getContext()),
+                                  {ptr});
+  FailureOr<LLVM::LLVMFuncOp> free = declare("free", type);
+  if (failed(free))
+    return failure();
+  b.setInsertionPointToEnd(module.getBody());
+  auto release = LLVM::LLVMFuncOp::create(b, loc, name, type);
+  Block *entry = release.addEntryBlock(b);
+  b.setInsertionPointToStart(entry);
+  LLVM::CallOp::create(b, loc, *free, entry->getArguments());
+  LLVM::ReturnOp::create(b, loc, ValueRange{});
+  return success();
+}
+
 } // namespace
 
 LogicalResult capi::addCWrappers(ModuleOp module, const Interface &api) {
@@ -530,27 +549,11 @@ LogicalResult capi::addCWrappers(ModuleOp module, const Interface &api) {
   }
   if (api.releaseCName.empty())
     return success();
-  // void NAME_release(void *saved): free().
   if (module.lookupSymbol(api.releaseCName))
     return module.emitError() << "cannot add the C function "
                               << api.releaseCName
                               << ": a symbol of that name exists";
-  MLIRContext *ctx = module.getContext();
-  OpBuilder b(ctx);
-  auto ptr = LLVM::LLVMPointerType::get(ctx);
-  auto voidType = LLVM::LLVMVoidType::get(ctx);
-  auto freeType = LLVM::LLVMFunctionType::get(voidType, {ptr});
-  b.setInsertionPointToEnd(module.getBody());
-  auto free = module.lookupSymbol<LLVM::LLVMFuncOp>("free");
-  if (!free)
-    free = LLVM::LLVMFuncOp::create(b, module.getLoc(), "free", freeType);
-  auto release = LLVM::LLVMFuncOp::create(b, module.getLoc(),
-                                          api.releaseCName, freeType);
-  Block *entry = release.addEntryBlock(b);
-  b.setInsertionPointToStart(entry);
-  LLVM::CallOp::create(b, module.getLoc(), free, entry->getArguments());
-  LLVM::ReturnOp::create(b, module.getLoc(), ValueRange{});
-  return success();
+  return builder.addRelease(api.releaseCName);
 }
 
 //===----------------------------------------------------------------------===//
