@@ -946,6 +946,183 @@ struct MatmulLowering final : OpConversionPattern<MatmulOp> {
 };
 
 //===----------------------------------------------------------------------===//
+// Convolution and reverse
+//===----------------------------------------------------------------------===//
+
+/// `x` = [N, C, spatial...] dilated by `dilation` and padded by `padding`
+/// (low, high per spatial dim, negative to crop): a zero fill the input is
+/// inserted into at a stride, then a slice where a pad is negative. `x`
+/// itself where there is nothing to do.
+static Value createDilatedPadded(OpBuilder &b, Location loc, Value x,
+                                 ArrayRef<int64_t> dilation,
+                                 ArrayRef<int64_t> padding) {
+  auto type = cast<RankedTensorType>(x.getType());
+  int64_t rank = type.getRank();
+  bool identity = llvm::all_of(dilation, [](int64_t d) { return d == 1; }) &&
+                  llvm::all_of(padding, [](int64_t p) { return p == 0; });
+  if (identity)
+    return x;
+  SmallVector<int64_t> grown(type.getShape()), offsets(rank, 0),
+      strides(rank, 1), cropOffsets(rank, 0), cropped(type.getShape());
+  bool crops = false;
+  for (int64_t d = 0; d + 2 < rank; ++d) {
+    int64_t size = type.getDimSize(d + 2);
+    int64_t lo = padding[2 * d], hi = padding[2 * d + 1];
+    int64_t dilated = (size - 1) * dilation[d] + 1;
+    grown[d + 2] = dilated + std::max<int64_t>(lo, 0) + std::max<int64_t>(hi, 0);
+    offsets[d + 2] = std::max<int64_t>(lo, 0);
+    strides[d + 2] = dilation[d];
+    cropOffsets[d + 2] = std::max<int64_t>(-lo, 0);
+    cropped[d + 2] = dilated + lo + hi;
+    crops |= lo < 0 || hi < 0;
+  }
+  MLIRContext *ctx = b.getContext();
+  Value zeros = createFilled(b, loc, type.clone(grown),
+                             b.getZeroAttr(type.getElementType()));
+  Value result = tensor::InsertSliceOp::create(
+      b, loc, x, zeros, getAsIndexOpFoldResult(ctx, offsets),
+      getAsIndexOpFoldResult(ctx, type.getShape()),
+      getAsIndexOpFoldResult(ctx, strides));
+  if (!crops)
+    return result;
+  return tensor::ExtractSliceOp::create(
+      b, loc, type.clone(cropped), result,
+      getAsIndexOpFoldResult(ctx, cropOffsets),
+      getAsIndexOpFoldResult(ctx, cropped),
+      getAsIndexOpFoldResult(ctx, SmallVector<int64_t>(rank, 1)));
+}
+
+/// Splits dim `dim` of `x` into [groups, size / groups].
+static Value createGroupSplit(OpBuilder &b, Location loc, Value x, int64_t dim,
+                              int64_t groups) {
+  auto type = cast<RankedTensorType>(x.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape[dim] /= groups;
+  shape.insert(shape.begin() + dim, groups);
+  SmallVector<ReassociationIndices> reassociation;
+  for (int64_t d = 0, rank = type.getRank(); d < rank; ++d) {
+    if (d < dim)
+      reassociation.push_back({d});
+    else if (d == dim)
+      reassociation.push_back({d, d + 1});
+    else
+      reassociation.push_back({d + 1});
+  }
+  return tensor::ExpandShapeOp::create(b, loc, type.clone(shape), x,
+                                       reassociation);
+}
+
+/// One `linalg.generic` for every convolution, grouped or not, in any
+/// number of spatial dims, after the input is dilated and padded:
+///
+///   dims (n, g, o, i_0.., c, k_0..), the last 1 + S reductions
+///   y[n, g, o, i] += x[n, g, c, i * s + k * r] * w[g, o, c, k]
+///
+/// on the input split [N, G, C/G, ...], the kernel [G, O/G, C/G, ...] and
+/// the result [N, G, O/G, ...], collapsed back to [N, O, ...]. f16/bf16
+/// accumulate in f32, as the matmul does. The CPU and GPU backends lower
+/// it like any other generic (loops; one thread per output element).
+struct ConvolutionLowering final : OpConversionPattern<ConvolutionOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ConvolutionOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto resultType = cast<RankedTensorType>(op.getType());
+    int64_t spatial = op.getNumSpatialDims(), groups = op.getGroups();
+    Value input = createDilatedPadded(rewriter, loc, adaptor.getLhs(),
+                                      op.getLhsDilation(), op.getPadding());
+    input = createGroupSplit(rewriter, loc, input, 1, groups);
+    Value kernel = createGroupSplit(rewriter, loc, adaptor.getRhs(), 0, groups);
+
+    Type elementType = resultType.getElementType();
+    Type accumulatorType = getSumAccumulatorType(elementType);
+    SmallVector<int64_t> outShape = {resultType.getDimSize(0), groups,
+                                     resultType.getDimSize(1) / groups};
+    outShape.append(resultType.getShape().begin() + 2,
+                    resultType.getShape().end());
+    Value init = createFilled(rewriter, loc,
+                              RankedTensorType::get(outShape, accumulatorType),
+                              rewriter.getZeroAttr(accumulatorType));
+
+    int64_t numDims = 4 + 2 * spatial;
+    auto dim = [&](int64_t d) { return getAffineDimExpr(d, ctx); };
+    AffineExpr n = dim(0), g = dim(1), o = dim(2), c = dim(3 + spatial);
+    SmallVector<AffineExpr> inExprs = {n, g, c}, kernelExprs = {g, o, c},
+                            outExprs = {n, g, o};
+    for (int64_t d = 0; d < spatial; ++d) {
+      AffineExpr i = dim(3 + d), k = dim(4 + spatial + d);
+      inExprs.push_back(i * op.getStrides()[d] + k * op.getRhsDilation()[d]);
+      kernelExprs.push_back(k);
+      outExprs.push_back(i);
+    }
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(numDims, 0, inExprs, ctx),
+        AffineMap::get(numDims, 0, kernelExprs, ctx),
+        AffineMap::get(numDims, 0, outExprs, ctx)};
+    SmallVector<utils::IteratorType> iterators(3 + spatial,
+                                               utils::IteratorType::parallel);
+    iterators.append(1 + spatial, utils::IteratorType::reduction);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{init.getType()}, ValueRange{input, kernel},
+        ValueRange{init}, maps, iterators,
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          Value x = args[0], w = args[1];
+          if (x.getType() != accumulatorType) {
+            x = arith::ExtFOp::create(b, loc, accumulatorType, x);
+            w = arith::ExtFOp::create(b, loc, accumulatorType, w);
+          }
+          Value product = arith::MulFOp::create(b, loc, x, w);
+          linalg::YieldOp::create(
+              b, loc, ValueRange{arith::AddFOp::create(b, loc, args[2],
+                                                       product)});
+        });
+    Value result = createElementCast(rewriter, loc, generic.getResult(0),
+                                     elementType);
+    SmallVector<ReassociationIndices> merge = {{0}, {1, 2}};
+    for (int64_t d = 0; d < spatial; ++d)
+      merge.push_back({3 + d});
+    rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(op, resultType,
+                                                         result, merge);
+    return success();
+  }
+};
+
+/// A copy whose input map counts the reversed dims down from their end.
+struct ReverseLowering final : OpConversionPattern<ReverseOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ReverseOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    MLIRContext *ctx = rewriter.getContext();
+    auto type = cast<RankedTensorType>(op.getType());
+    int64_t rank = type.getRank();
+    SmallVector<AffineExpr> exprs;
+    for (int64_t d = 0; d < rank; ++d) {
+      AffineExpr index = getAffineDimExpr(d, ctx);
+      if (llvm::is_contained(op.getDimensions(), d))
+        index = getAffineConstantExpr(type.getDimSize(d) - 1, ctx) - index;
+      exprs.push_back(index);
+    }
+    SmallVector<AffineMap> maps = {AffineMap::get(rank, 0, exprs, ctx),
+                                   rewriter.getMultiDimIdentityMap(rank)};
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rewriter, op.getLoc(), TypeRange{type}, ValueRange{adaptor.getOperand()},
+        ValueRange{createEmpty(rewriter, op.getLoc(), type)}, maps, iterators,
+        [](OpBuilder &b, Location loc, ValueRange args) {
+          linalg::YieldOp::create(b, loc, ValueRange{args[0]});
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
 // Region ops
 //===----------------------------------------------------------------------===//
 
@@ -1019,6 +1196,7 @@ void mlir::trace::populateTraceToLinalgPatterns(RewritePatternSet &patterns) {
       ConcatenateLowering,
       // Reductions and matmul.
       ReduceLowering<ReduceSumOp>, ReduceLowering<ReduceMaxOp>, MatmulLowering,
+      ConvolutionLowering, ReverseLowering,
       // Regions.
       InlineRegionLowering<CheckpointOp>, InlineRegionLowering<FusionOp>,
       ForwardEndLowering>(ctx);

@@ -28,11 +28,12 @@ import torch
 SEED = 20261203
 
 # The IR and input helpers are op_numerics.py's, shared (same directory).
-from op_numerics import MLIR_DTYPE, draw, ttype  # noqa: E402
+from op_numerics import (CONV_CASES, MLIR_DTYPE, conv_body,  # noqa: E402
+                         conv_reference, draw, ttype)
 
 F32, F64 = torch.float32, torch.float64
 TRANSCENDENTAL = {"exp", "log", "sin", "cos", "tanh", "sqrt", "rsqrt", "erf",
-                  "logistic", "pow", "matmul"}
+                  "logistic", "pow", "matmul", "convolution"}
 
 
 def shape_name(shape):
@@ -343,6 +344,29 @@ def cases_for(op, gen):
                 cases.append(Case(f"matmul_{shape_name(lhs)}_{shape_name(rhs)}_{MLIR_DTYPE[dt]}",
                                   f"  %r = trace.matmul %a, %b : {ttype(lhs, dt)}, {ttype(rhs, dt)} -> {ttype(out, dt)}",
                                   [("a", a), ("b", b)], torch.matmul, *tol(dt, True)))
+        return cases
+
+    if op == "convolution":
+        cases = []
+        for name, xs, ws, *attrs in CONV_CASES:
+            for dt in ((F32, F64) if name in ("3x3_stride2_rem", "groups2") else (F32,)):
+                x, w = draw(gen, xs, dt), draw(gen, ws, dt)
+                out = tuple(conv_reference(x, w, *attrs).shape)
+                cases.append(Case(f"convolution_{name}_{MLIR_DTYPE[dt]}",
+                                  conv_body(ttype(xs, dt), ttype(ws, dt), ttype(out, dt), *attrs),
+                                  [("x", x), ("w", w)],
+                                  lambda a, b, attrs=attrs: conv_reference(a, b, *attrs),
+                                  *tol(dt, True)))
+        return cases
+    if op == "reverse":
+        cases = []
+        for shape, dims in (((3, 5), [1]), ((2, 3, 4), [0, 2])):
+            for dt in DTYPES:
+                x = draw(gen, shape, dt)
+                cases.append(Case(f"reverse_{shape_name(shape)}_{MLIR_DTYPE[dt]}",
+                                  f"  %r = trace.reverse %x dims = {dims} : {ttype(shape, dt)}",
+                                  [("x", x)], lambda t, dims=dims: torch.flip(t, dims),
+                                  *tol(dt, False)))
         return cases
 
     raise SystemExit(f"unknown op {op}")

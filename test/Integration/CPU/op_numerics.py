@@ -109,6 +109,56 @@ def run_case(case, trace_run, workdir):
 
 SHAPES = [(7,), (3, 5), (2, 3, 4)]
 
+# trace.convolution cases (shared with grad_numerics.py): name, input shape,
+# kernel shape, strides, padding (low, high per spatial dim), lhs_dilation,
+# rhs_dilation, groups. They cover stride remainders (the last window
+# leaving input unread), negative padding, groups (depthwise, with a
+# channel multiplier), input dilation (a transposed convolution), 1-D and
+# 3-D, and non-square kernels.
+CONV_CASES = [
+    ("3x3_pad1", (2, 3, 6, 6), (4, 3, 3, 3), [1, 1], [1, 1, 1, 1], [1, 1], [1, 1], 1),
+    ("3x3_stride2_rem", (2, 3, 8, 8), (4, 3, 3, 3), [2, 2], [1, 1, 1, 1], [1, 1], [1, 1], 1),
+    ("dilation2", (1, 2, 9, 9), (3, 2, 3, 3), [1, 1], [2, 2, 2, 2], [1, 1], [2, 2], 1),
+    ("groups2", (2, 4, 5, 5), (6, 2, 3, 3), [1, 1], [1, 1, 1, 1], [1, 1], [1, 1], 2),
+    ("depthwise_stride2", (2, 4, 7, 7), (4, 1, 3, 3), [2, 2], [1, 1, 1, 1], [1, 1], [1, 1], 4),
+    ("depthwise_mult2", (1, 3, 6, 6), (6, 1, 3, 3), [1, 1], [0, 0, 0, 0], [1, 1], [1, 1], 3),
+    ("1x1_stride2", (2, 3, 7, 7), (5, 3, 1, 1), [2, 2], [0, 0, 0, 0], [1, 1], [1, 1], 1),
+    ("7x7_stride2_pad3", (1, 3, 12, 12), (4, 3, 7, 7), [2, 2], [3, 3, 3, 3], [1, 1], [1, 1], 1),
+    ("negative_padding", (1, 2, 8, 8), (3, 2, 3, 3), [1, 2], [2, -1, 0, 1], [1, 1], [1, 1], 1),
+    ("lhs_dilation", (1, 3, 4, 4), (2, 3, 3, 3), [1, 1], [2, 2, 1, 2], [2, 2], [1, 1], 1),
+    ("non_square", (2, 3, 6, 7), (4, 3, 1, 3), [1, 2], [0, 0, 1, 1], [1, 1], [1, 1], 1),
+    ("conv1d", (2, 3, 10), (4, 3, 5), [2], [2, 2], [1], [1], 1),
+    ("conv1d_groups3_dilation3", (1, 6, 12), (3, 2, 2), [1], [1, 0], [1], [3], 3),
+    ("conv3d", (1, 2, 4, 5, 4), (2, 2, 2, 2, 2), [1, 2, 1], [0, 0, 1, 0, 1, 1], [1, 1, 1], [1, 1, 1], 1),
+]
+
+
+def conv_reference(x, w, strides, padding, lhs_dilation, rhs_dilation, groups):
+    """trace.convolution in PyTorch: the input dilated (zeros between its
+    elements), padded (F.pad crops where a pad is negative), then
+    F.conv1d/2d/3d. Differentiable, for grad_numerics.py."""
+    import torch.nn.functional as F
+    spatial = x.dim() - 2
+    if any(d > 1 for d in lhs_dilation):
+        size = [(n - 1) * d + 1 for n, d in zip(x.shape[2:], lhs_dilation)]
+        dilated = x.new_zeros(tuple(x.shape[:2]) + tuple(size))
+        index = (slice(None), slice(None)) + tuple(slice(None, None, d) for d in lhs_dilation)
+        dilated[index] = x
+        x = dilated
+    pads = []
+    for d in reversed(range(spatial)):
+        pads += [padding[2 * d], padding[2 * d + 1]]
+    x = F.pad(x, pads)
+    conv = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}[spatial]
+    return conv(x, w, stride=strides, dilation=rhs_dilation, groups=groups)
+
+
+def conv_body(x_type, w_type, out_type, strides, padding, lhs_dilation,
+              rhs_dilation, groups):
+    return (f"  %r = trace.convolution %x, %w strides = {strides} padding = {padding} "
+            f"lhs_dilation = {lhs_dilation} rhs_dilation = {rhs_dilation} groups = {groups} "
+            f": {x_type}, {w_type} -> {out_type}")
+
 
 def unary_cases(op, fn, gen, dtypes=(torch.float32, torch.bfloat16),
                 low=-1.0, high=1.0, transcendental=True):
@@ -408,6 +458,32 @@ def cases_for(op):
                                       f"  %r = trace.matmul %a, %b : {ttype(lhs, dtype)}, {ttype(rhs, dtype)} -> {ttype(out, dtype)}",
                                       [("a", a), ("b", b)], ttype(out, dtype), expected, r, atl,
                                       extra_flags=flags))
+        return cases
+
+    if op == "convolution":
+        cases = []
+        for name, xs, ws, *attrs in CONV_CASES:
+            for dtype in ((f32, f64, bf16) if name == "3x3_stride2_rem" else (f32,)):
+                x, w = draw(gen, xs, dtype), draw(gen, ws, dtype)
+                if dtype == bf16:
+                    expected = conv_reference(x.float(), w.float(), *attrs).to(bf16)
+                    r, atl = 1e-2, 2e-2  # f32 accumulation, one rounding to bf16
+                else:
+                    expected = conv_reference(x, w, *attrs)
+                    r, atl = (1e-5, 1e-5) if dtype == f32 else tol(dtype)
+                out = ttype(tuple(expected.shape), dtype)
+                cases.append(Case(f"convolution_{name}_{MLIR_DTYPE[dtype]}",
+                                  conv_body(ttype(xs, dtype), ttype(ws, dtype), out, *attrs),
+                                  [("x", x), ("w", w)], out, expected, r, atl))
+        return cases
+    if op == "reverse":
+        cases = []
+        for shape, dims in (((7,), [0]), ((3, 5), [1]), ((2, 3, 4, 5), [2, 3]),
+                            ((2, 1, 4), [0, 1, 2])):
+            x = draw(gen, shape, f32)
+            cases.append(Case(f"reverse_{'x'.join(map(str, shape))}_dims{'_'.join(map(str, dims))}",
+                              f"  %r = trace.reverse %x dims = {dims} : {ttype(shape, f32)}",
+                              [("x", x)], ttype(shape, f32), torch.flip(x, dims), 0.0, 0.0))
         return cases
 
     raise SystemExit(f"unknown op {op}")

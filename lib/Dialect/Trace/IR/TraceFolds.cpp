@@ -481,6 +481,24 @@ OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
   return reshapeSplat(adaptor.getOperand(), getType());
 }
 
+OpFoldResult ReverseOp::fold(FoldAdaptor adaptor) {
+  // Reversing only size-1 dims (or none) moves nothing.
+  RankedTensorType type = getType();
+  if (llvm::all_of(getDimensions(),
+                   [&](int64_t d) { return type.getDimSize(d) <= 1; }))
+    return getOperand();
+  // reverse(reverse(x, dims), dims) = x, in any order of the dims.
+  if (auto inner = getOperand().getDefiningOp<ReverseOp>()) {
+    auto outerDims = llvm::to_vector(getDimensions());
+    auto innerDims = llvm::to_vector(inner.getDimensions());
+    llvm::sort(outerDims);
+    llvm::sort(innerDims);
+    if (outerDims == innerDims)
+      return inner.getOperand();
+  }
+  return reshapeSplat(adaptor.getOperand(), type);
+}
+
 OpFoldResult ConcatenateOp::fold(FoldAdaptor) {
   if (getInputs().size() == 1)
     return getInputs().front();

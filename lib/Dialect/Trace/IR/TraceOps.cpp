@@ -534,6 +534,95 @@ int64_t MatmulOp::getFlops() {
 }
 
 //===----------------------------------------------------------------------===//
+// ConvolutionOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConvolutionOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferredReturnTypes) {
+  constexpr StringLiteral op = "'trace.convolution' op ";
+  auto lhs = tensorType(adaptor.getLhs());
+  auto rhs = tensorType(adaptor.getRhs());
+  int64_t rank = lhs.getRank();
+  if (rank < 3 || rhs.getRank() != rank)
+    return emitOptionalError(
+        loc, op, "input and kernel must have one rank >= 3 ([N, C, spatial...] "
+        "and [O, C / groups, kernel...]), got ", shapeString(lhs.getShape()),
+        " and ", shapeString(rhs.getShape()));
+  int64_t spatial = rank - 2;
+  ArrayRef<int64_t> strides = adaptor.getStrides();
+  ArrayRef<int64_t> padding = adaptor.getPadding();
+  ArrayRef<int64_t> lhsDilation = adaptor.getLhsDilation();
+  ArrayRef<int64_t> rhsDilation = adaptor.getRhsDilation();
+  auto checkCount = [&](ArrayRef<int64_t> list, int64_t want,
+                        StringRef name) -> LogicalResult {
+    if (static_cast<int64_t>(list.size()) == want)
+      return success();
+    return emitOptionalError(loc, op, name, " needs ", want, " entries for ",
+                             spatial, " spatial dims, got ", list.size());
+  };
+  if (failed(checkCount(strides, spatial, "strides")) ||
+      failed(checkCount(padding, 2 * spatial, "padding")) ||
+      failed(checkCount(lhsDilation, spatial, "lhs_dilation")) ||
+      failed(checkCount(rhsDilation, spatial, "rhs_dilation")))
+    return failure();
+  int64_t groups = adaptor.getGroups();
+  int64_t channels = lhs.getDimSize(1), features = rhs.getDimSize(0);
+  if (groups < 1 || channels % groups != 0 || features % groups != 0)
+    return emitOptionalError(loc, op, "groups = ", groups, " must be >= 1 and "
+                             "divide the input's ", channels, " channels and "
+                             "the kernel's ", features, " output features");
+  if (rhs.getDimSize(1) * groups != channels)
+    return emitOptionalError(
+        loc, op, "kernel ", shapeString(rhs.getShape()), " has ",
+        rhs.getDimSize(1), " input channels per group; the input ",
+        shapeString(lhs.getShape()), " has ", channels, " in ", groups,
+        " group(s)");
+  SmallVector<int64_t> shape = {lhs.getDimSize(0), features};
+  for (int64_t d = 0; d < spatial; ++d) {
+    if (strides[d] < 1 || lhsDilation[d] < 1 || rhsDilation[d] < 1)
+      return emitOptionalError(loc, op, "strides and dilations must be >= 1, "
+                               "got stride ", strides[d], ", lhs_dilation ",
+                               lhsDilation[d], ", rhs_dilation ",
+                               rhsDilation[d], " in spatial dim ", d);
+    int64_t in = lhs.getDimSize(d + 2), kernel = rhs.getDimSize(d + 2);
+    int64_t dilated = in == 0 ? 0 : (in - 1) * lhsDilation[d] + 1;
+    int64_t padded = dilated + padding[2 * d] + padding[2 * d + 1];
+    int64_t window = kernel == 0 ? 0 : (kernel - 1) * rhsDilation[d] + 1;
+    if (kernel < 1 || padded < window)
+      return emitOptionalError(
+          loc, op, "spatial dim ", d, ": the window of ", window,
+          " (kernel ", kernel, ", dilation ", rhsDilation[d],
+          ") does not fit the padded input of ", padded, " (size ", in,
+          ", lhs_dilation ", lhsDilation[d], ", padding ", padding[2 * d],
+          ", ", padding[2 * d + 1], ")");
+    shape.push_back((padded - window) / strides[d] + 1);
+  }
+  inferredReturnTypes.push_back(lhs.clone(shape));
+  return success();
+}
+
+// A multiply and an add per (output element, input channel of its group,
+// kernel element). With lhs_dilation the lowering multiplies the inserted
+// zeros too, so they are counted.
+int64_t ConvolutionOp::getFlops() {
+  RankedTensorType kernel = getRhs().getType();
+  int64_t perOutput = kernel.getNumElements() / kernel.getDimSize(0);
+  return 2 * getType().getNumElements() * perOutput;
+}
+
+//===----------------------------------------------------------------------===//
+// ReverseOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReverseOp::verify() {
+  return verifyDimList(getLoc(), getDimensions(), getType().getRank(),
+                       "'trace.reverse' op reversed dim");
+}
+
+int64_t ReverseOp::getFlops() { return 0; }
+
+//===----------------------------------------------------------------------===//
 // TableGen'd op method definitions
 //===----------------------------------------------------------------------===//
 

@@ -490,4 +490,113 @@ TRACE_VJP(MatmulOp) {
   });
 }
 
+//===----------------------------------------------------------------------===//
+// Convolution and reverse
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Permutes `x`'s dims: result dim i is x's dim perm[i].
+Value permute(Emitter &e, Value x, ArrayRef<int64_t> perm) {
+  return TransposeOp::create(e.b, e.loc, x, perm);
+}
+
+/// The identity permutation of `rank` dims with `a` and `b` exchanged.
+SmallVector<int64_t> swapped(int64_t rank, int64_t a, int64_t b) {
+  auto perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  std::swap(perm[a], perm[b]);
+  return perm;
+}
+
+/// Regroups `x` = [A, G*B, rest...] into [B, G*A, rest...]:
+/// `out[b, g*A + a] = x[a, g*B + b]`, dim 0 and the group's dims exchanged.
+Value swapWithinGroups(Emitter &e, Value x, int64_t groups) {
+  auto shape = llvm::to_vector(cast<RankedTensorType>(x.getType()).getShape());
+  int64_t rank = shape.size();
+  if (groups == 1)
+    return permute(e, x, swapped(rank, 0, 1));
+  int64_t a = shape[0], b = shape[1] / groups;
+  SmallVector<int64_t> split = {a, groups, b};
+  split.append(shape.begin() + 2, shape.end());
+  Value grouped = e.reshape(x, split);
+  Value moved = permute(e, grouped, swapped(rank + 1, 0, 2));
+  SmallVector<int64_t> merged = {b, groups * a};
+  merged.append(shape.begin() + 2, shape.end());
+  return e.reshape(moved, merged);
+}
+
+/// Regroups a kernel [G*O, C, k...] into [G*C, O, k...]:
+/// `out[g*C + c, o] = w[g*O + o, c]`, the channels exchanged in each group.
+Value transposeKernelGroups(Emitter &e, Value w, int64_t groups) {
+  auto shape = llvm::to_vector(cast<RankedTensorType>(w.getType()).getShape());
+  int64_t rank = shape.size();
+  if (groups == 1)
+    return permute(e, w, swapped(rank, 0, 1));
+  int64_t o = shape[0] / groups, c = shape[1];
+  SmallVector<int64_t> split = {groups, o, c};
+  split.append(shape.begin() + 2, shape.end());
+  Value grouped = e.reshape(w, split);
+  Value moved = permute(e, grouped, swapped(rank + 1, 1, 2));
+  SmallVector<int64_t> merged = {groups * c, o};
+  merged.append(shape.begin() + 2, shape.end());
+  return e.reshape(moved, merged);
+}
+
+} // namespace
+
+// convolution (XLA's rules). Per spatial dim, with s the stride, r the
+// kernel dilation, l the input dilation, [lo, hi] the padding, K the
+// dilated kernel (k - 1) r + 1 and rem what the last window leaves of the
+// padded input ((P - K) mod s):
+//   dx = conv(g, reverse(regroup(w)), strides = l, lhs_dilation = s,
+//             rhs_dilation = r, padding = [K - 1 - lo, K - 1 - hi + rem])
+//        (a transposed convolution: g spread s apart, the kernel's in and
+//        out channels exchanged per group and its window reversed);
+//   dw = conv(regroup(x), transpose(g), strides = r, lhs_dilation = l,
+//             rhs_dilation = s, padding = [lo, hi - rem]), transposed back
+//        (a correlation of x with g: batch and channels exchanged, the
+//        groups kept, so each output feature sums over the batch).
+TRACE_VJP(ConvolutionOp) {
+  return vjp(*this, builder, cotangents, out, [&](Emitter &e, Value g) {
+    RankedTensorType lhsType = getLhs().getType();
+    RankedTensorType rhsType = getRhs().getType();
+    int64_t spatial = getNumSpatialDims(), rank = spatial + 2;
+    int64_t groups = getGroups();
+    ArrayRef<int64_t> strides = getStrides(), padding = getPadding();
+    ArrayRef<int64_t> lhsDilation = getLhsDilation();
+    ArrayRef<int64_t> rhsDilation = getRhsDilation();
+    SmallVector<int64_t> inputPadding, kernelPadding, reversed;
+    for (int64_t d = 0; d < spatial; ++d) {
+      int64_t in = lhsType.getDimSize(d + 2);
+      int64_t lo = padding[2 * d], hi = padding[2 * d + 1];
+      int64_t padded = (in - 1) * lhsDilation[d] + 1 + lo + hi;
+      int64_t window = (rhsType.getDimSize(d + 2) - 1) * rhsDilation[d] + 1;
+      int64_t rem = (padded - window) % strides[d];
+      inputPadding.append({window - 1 - lo, window - 1 - hi + rem});
+      kernelPadding.append({lo, hi - rem});
+      reversed.push_back(d + 2);
+    }
+
+    Value regrouped = transposeKernelGroups(e, getRhs(), groups);
+    Value flipped = ReverseOp::create(builder, getLoc(), regrouped, reversed);
+    out.push_back(ConvolutionOp::create(
+        builder, getLoc(), g, flipped, /*strides=*/lhsDilation, inputPadding,
+        /*lhs_dilation=*/strides, rhsDilation, groups));
+
+    Value lhsT = swapWithinGroups(e, getLhs(), groups);
+    Value gT = permute(e, g, swapped(rank, 0, 1));
+    Value kernelT = ConvolutionOp::create(
+        builder, getLoc(), lhsT, gT, /*strides=*/rhsDilation, kernelPadding,
+        lhsDilation, /*rhs_dilation=*/strides, groups);
+    out.push_back(permute(e, kernelT, swapped(rank, 0, 1)));
+  });
+}
+
+// reverse: dx = reverse(g) over the same dims
+TRACE_VJP(ReverseOp) {
+  return vjp(*this, builder, cotangents, out, [&](Emitter &e, Value g) {
+    out.push_back(ReverseOp::create(builder, getLoc(), g, getDimensions()));
+  });
+}
+
 #undef TRACE_VJP

@@ -58,7 +58,9 @@ mlir::trace::parseCheckpointPolicySpec(MLIRContext *context, StringRef text,
     if (term == "nothing_saveable")
       continue;
     if (term == "dots_saveable") {
+      // Convolutions too, as JAX's dots_saveable saves conv_general_dilated.
       saveOps.insert(MatmulOp::getOperationName());
+      saveOps.insert(ConvolutionOp::getOperationName());
       continue;
     }
     if ((key != "save_ops" && key != "save_names") || !term.contains('=')) {

@@ -112,10 +112,11 @@ struct RematPolicy {
            });
   }
 
-  /// Work the plain cut does not redo: matmuls (O(n^3) for O(n^2) bytes)
-  /// and reductions of many elements into each output element.
+  /// Work the plain cut does not redo: matmuls and convolutions (O(n^3)
+  /// for O(n^2) bytes) and reductions of many elements into each output
+  /// element.
   bool isExpensive(Operation *op) const {
-    if (isa<MatmulOp>(op))
+    if (isa<MatmulOp, ConvolutionOp>(op))
       return saveMatmuls;
     if (op->hasTrait<trace::OpTrait::ReductionOp>() &&
         op->getNumOperands() > 0 && op->getNumResults() > 0) {

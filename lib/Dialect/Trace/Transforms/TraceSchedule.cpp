@@ -110,7 +110,7 @@ private:
 bool Splitter::isRecomputable(Operation *op) const {
   if (op->getNumResults() != 1 || op->getNumRegions() != 0 ||
       op->hasTrait<mlir::OpTrait::IsTerminator>() || !isMemoryEffectFree(op) ||
-      isa<MatmulOp>(op))
+      isa<MatmulOp, ConvolutionOp>(op))
     return false;
   if (auto policy = op->getAttrOfType<StringAttr>(kRematAttrName))
     if (policy.getValue() == "must_save")

@@ -456,6 +456,69 @@ def Trace_MatmulOp : Trace_ComputeOp<"matmul", [SameOperandsElementType,
   }];
 }
 
+def Trace_ConvolutionOp : Trace_ComputeOp<"convolution", [
+    SameOperandsElementType, SameOperandsAndResultElementType,
+    Trace_Differentiable, Trace_InferShapes], ["getFlops"]> {
+  let summary = "N-d grouped convolution (cross-correlation), XLA's general form";
+  let description = [{
+    ```mlir
+    %y = trace.convolution %x, %w strides = [2, 2] padding = [1, 1, 1, 1]
+           lhs_dilation = [1, 1] rhs_dilation = [1, 1] groups = 1
+         : tensor<8x3x32x32xf32>, tensor<16x3x3x3xf32> -> tensor<8x16x16x16xf32>
+    ```
+    PyTorch's layouts: the input is `[N, C, spatial...]`, the kernel
+    `[O, C / groups, kernel...]`, the result `[N, O, out...]`, with at least
+    one spatial dim. Per spatial dim `d`, the input is dilated by
+    `lhs_dilation[d]` (that many - 1 zeros between elements), padded with
+    `padding[2d]` zeros before and `padding[2d + 1]` after (a negative pad
+    crops), and the kernel, dilated by `rhs_dilation[d]`, slides over it
+    in steps of `strides[d]`:
+
+    `y[n, g*O/G + o, i] = sum_{c, k} x'[n, g*C/G + c, i*s + k*r] * w[g*O/G + o, c, k]`
+
+    so `out = floor((in' - ((kernel - 1) * r + 1)) / s) + 1`, with `in'` the
+    dilated and padded size. Bias is a separate `trace.add`.
+
+    `lhs_dilation` is what makes the op closed under differentiation: the
+    gradient of the input is a convolution of the cotangent dilated by the
+    strides with the regrouped, reversed kernel (a transposed convolution),
+    and the kernel's gradient is a convolution of the input with the
+    cotangent (a correlation). `torch.nn.ConvTranspose2d` imports to it too.
+  }];
+  let arguments = (ins Trace_FloatTensor:$lhs, Trace_FloatTensor:$rhs,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$padding,
+                       DenseI64ArrayAttr:$lhs_dilation,
+                       DenseI64ArrayAttr:$rhs_dilation, I64Attr:$groups);
+  let results = (outs Trace_FloatTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs `strides` `=` $strides `padding` `=` $padding
+      `lhs_dilation` `=` $lhs_dilation `rhs_dilation` `=` $rhs_dilation
+      `groups` `=` $groups attr-dict `:` type($lhs) `,` type($rhs) `->`
+      type($result)
+  }];
+  let extraClassDeclaration = [{
+    /// The number of spatial dims (the rank less the batch and channels).
+    int64_t getNumSpatialDims() { return getType().getRank() - 2; }
+  }];
+}
+
+def Trace_ReverseOp : Trace_ComputeOp<"reverse", [
+    SameOperandsAndResultType, InferTypeOpInterface, Trace_Differentiable],
+    ["getFlops"]> {
+  let summary = "Reverse the order of elements along a set of dims (torch.flip)";
+  let description = [{
+    ```mlir
+    %r = trace.reverse %x dims = [2, 3] : tensor<4x3x5x5xf32>
+    ```
+    Dims are unique and in range.
+  }];
+  let arguments = (ins Trace_Tensor:$operand, DenseI64ArrayAttr:$dimensions);
+  let results = (outs Trace_Tensor:$result);
+  let assemblyFormat = "$operand `dims` `=` $dimensions attr-dict `:` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Region ops
 //===----------------------------------------------------------------------===//

@@ -42,9 +42,10 @@ def TraceCheckpointPolicyPass : Pass<"trace-checkpoint-policy", "ModuleOp"> {
 
     * `nothing_saveable`: save nothing, recompute the whole region (the
       default of a region; JAX's `nothing_saveable`);
-    * `dots_saveable`: save the results of matmuls (`trace.matmul`: linear
-      layers, attention scores; JAX's `dots_saveable`, PyTorch's
-      `MUST_SAVE` for `aten.mm`/`aten.bmm`);
+    * `dots_saveable`: save the results of matmuls and convolutions
+      (`trace.matmul`: linear layers, attention scores;
+      `trace.convolution`; JAX's `dots_saveable`, PyTorch's `MUST_SAVE`
+      for `aten.mm`/`aten.bmm`);
     * `save_ops=OP|OP...`: save the results of these ops (`trace.matmul`,
       or `matmul`; PyTorch's `MUST_SAVE` per op);
     * `save_names=NAME|NAME...`: save the values of these names
@@ -139,7 +140,8 @@ def TraceRematPass : Pass<"trace-remat", "ModuleOp"> {
     at no cost and are reported apart. Operand-free sources (`full`,
     `constant`, `iota`) are always rebuilt. Rules and constraints:
 
-    * `trace.matmul` (unless `save-matmuls=false`) and reductions of more
+    * `trace.matmul` and `trace.convolution` (unless
+      `save-matmuls=false`) and reductions of more
       than `max-recompute-reduction` elements per output element are not
       recomputed by the plain cut.
     * Ops inside checkpoint regions (`trace.checkpointed`, set by
@@ -182,7 +184,8 @@ def TraceRematPass : Pass<"trace-remat", "ModuleOp"> {
            "Activation bytes @f_fwd may save: a fraction of the plain cut "
            "(0..1) or a byte count (200000, 200KB, 1.5MiB)">,
     Option<"saveMatmuls", "save-matmuls", "bool", "true",
-           "Never recompute trace.matmul in the plain cut">,
+           "Never recompute trace.matmul or trace.convolution in the "
+           "plain cut">,
     ListOption<"saveNames", "save-names", "std::string",
                "Values (by trace.name) that must be saved">,
     Option<"maxRecomputeReduction", "max-recompute-reduction", "int64_t",
@@ -216,7 +219,8 @@ def TraceSchedulePass : Pass<"trace-schedule", "func::FuncOp"> {
        schedule) goes down; repeated until nothing helps or the clones
        reach `max-extra-flops` times the function's FLOPs. Only pure
        single-result ops of at most `max-flops-per-element` FLOPs per
-       element they produce are cloned; never `trace.matmul` or an op with
+       element they produce are cloned; never `trace.matmul`,
+       `trace.convolution` or an op with
        `trace.remat = "must_save"`. Clones carry `trace.recomputed`.
     2. Reordering: greedy list scheduling that runs the ready op adding the
        fewest bytes (two rankings are tried), as PyTorch Inductor's
