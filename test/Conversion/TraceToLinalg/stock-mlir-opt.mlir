@@ -40,6 +40,10 @@
 // CHECK-DAG: llvm.intr.sqrt
 // CHECK-DAG: llvm.sdiv
 // CHECK: llvm.return
+// CHECK-LABEL: llvm.func @conv_ops
+// CHECK-DAG: llvm.fmul
+// CHECK-DAG: llvm.fadd
+// CHECK: llvm.return
 
 func.func @mlp_block(%x: tensor<8x32xf32>, %w1: tensor<32x64xf32>,
                      %b1: tensor<64xf32>, %w2: tensor<64x32xf32>,
@@ -99,4 +103,16 @@ func.func @other_ops(%a: tensor<2x3x4xf16>, %b: tensor<2x3x4xf16>, %i: tensor<6x
   %14 = trace.matmul %b, %13 : tensor<2x3x4xf16>, tensor<2x4x3xf16> -> tensor<2x3x3xf16>
   %15 = trace.reduce_sum %8 dims = [1] keepdim : tensor<2x4xbf16> -> tensor<2x1xbf16>
   return %2, %3, %6, %8, %9, %12, %14, %15 : tensor<4x2x3xf16>, tensor<2x3x2xf16>, tensor<3x2xi32>, tensor<2x4xbf16>, tensor<2x6x4xf16>, tensor<2x4xf64>, tensor<2x3x3xf16>, tensor<2x1xbf16>
+}
+
+// A grouped convolution with input dilation, padding and a crop, and a
+// reverse: strided insert_slice, extract_slice, expand/collapse_shape and
+// generics with non-permutation maps.
+func.func @conv_ops(%x: tensor<2x4x8x8xf32>, %w: tensor<6x2x3x3xf32>)
+    -> (tensor<2x6x4x6xf32>, tensor<6x2x3x3xf32>) {
+  %r = trace.convolution %x, %w strides = [2, 2] padding = [1, 1, -1, 0]
+         lhs_dilation = [1, 2] rhs_dilation = [1, 1] groups = 2
+       : tensor<2x4x8x8xf32>, tensor<6x2x3x3xf32> -> tensor<2x6x4x6xf32>
+  %f = trace.reverse %w dims = [2, 3] : tensor<6x2x3x3xf32>
+  return %r, %f : tensor<2x6x4x6xf32>, tensor<6x2x3x3xf32>
 }

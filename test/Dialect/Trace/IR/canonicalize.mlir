@@ -203,3 +203,21 @@ func.func @dce_and_cse_random(%seed: tensor<i64>, %x: tensor<4xf32>) -> (tensor<
   %2 = trace.random_uniform %seed, offset = 0 : tensor<4xf32>
   return %1, %2 : tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// reverse: over size-1 dims only it is the operand; reversed twice over the
+// same dims (in any order) it is the operand; over other dims it stays.
+// CHECK-LABEL: func @reverse
+// CHECK-SAME: (%[[X:.*]]: tensor<1x4x3xf32>)
+// CHECK-NEXT: %[[R:.*]] = trace.reverse %[[X]] dims = [1] : tensor<1x4x3xf32>
+// CHECK-NEXT: %[[S:.*]] = trace.reverse %[[R]] dims = [2] : tensor<1x4x3xf32>
+// CHECK-NEXT: return %[[X]], %[[X]], %[[S]]
+func.func @reverse(%x: tensor<1x4x3xf32>) -> (tensor<1x4x3xf32>, tensor<1x4x3xf32>, tensor<1x4x3xf32>) {
+  %0 = trace.reverse %x dims = [0] : tensor<1x4x3xf32>
+  %a = trace.reverse %x dims = [1, 2] : tensor<1x4x3xf32>
+  %1 = trace.reverse %a dims = [2, 1] : tensor<1x4x3xf32>
+  %b = trace.reverse %x dims = [1] : tensor<1x4x3xf32>
+  %2 = trace.reverse %b dims = [2] : tensor<1x4x3xf32>
+  return %0, %1, %2 : tensor<1x4x3xf32>, tensor<1x4x3xf32>, tensor<1x4x3xf32>
+}

@@ -369,6 +369,78 @@ func.func @matmul_element_types(%a: tensor<4x4xf32>, %b: tensor<4x4xf16>) {
 
 // -----
 
+func.func @convolution_rank(%x: tensor<2x4xf32>, %w: tensor<6x4xf32>) {
+  // expected-error @+1 {{'trace.convolution' op input and kernel must have one rank >= 3 ([N, C, spatial...] and [O, C / groups, kernel...]), got 2x4 and 6x4}}
+  %0 = trace.convolution %x, %w strides = [] padding = [] lhs_dilation = [] rhs_dilation = [] groups = 1 : tensor<2x4xf32>, tensor<6x4xf32> -> tensor<2x6xf32>
+  return
+}
+
+// -----
+
+func.func @convolution_padding_count(%x: tensor<2x4x7x7xf32>, %w: tensor<6x4x3x3xf32>) {
+  // expected-error @+1 {{'trace.convolution' op padding needs 4 entries for 2 spatial dims, got 2}}
+  %0 = trace.convolution %x, %w strides = [1, 1] padding = [1, 1] lhs_dilation = [1, 1] rhs_dilation = [1, 1] groups = 1 : tensor<2x4x7x7xf32>, tensor<6x4x3x3xf32> -> tensor<2x6x7x7xf32>
+  return
+}
+
+// -----
+
+func.func @convolution_groups(%x: tensor<2x4x7x7xf32>, %w: tensor<6x2x3x3xf32>) {
+  // expected-error @+1 {{'trace.convolution' op groups = 3 must be >= 1 and divide the input's 4 channels and the kernel's 6 output features}}
+  %0 = trace.convolution %x, %w strides = [1, 1] padding = [0, 0, 0, 0] lhs_dilation = [1, 1] rhs_dilation = [1, 1] groups = 3 : tensor<2x4x7x7xf32>, tensor<6x2x3x3xf32> -> tensor<2x6x5x5xf32>
+  return
+}
+
+// -----
+
+func.func @convolution_channels(%x: tensor<2x4x7x7xf32>, %w: tensor<6x3x3x3xf32>) {
+  // expected-error @+1 {{'trace.convolution' op kernel 6x3x3x3 has 3 input channels per group; the input 2x4x7x7 has 4 in 1 group(s)}}
+  %0 = trace.convolution %x, %w strides = [1, 1] padding = [0, 0, 0, 0] lhs_dilation = [1, 1] rhs_dilation = [1, 1] groups = 1 : tensor<2x4x7x7xf32>, tensor<6x3x3x3xf32> -> tensor<2x6x5x5xf32>
+  return
+}
+
+// -----
+
+func.func @convolution_stride(%x: tensor<2x4x7x7xf32>, %w: tensor<6x4x3x3xf32>) {
+  // expected-error @+1 {{'trace.convolution' op strides and dilations must be >= 1, got stride 0, lhs_dilation 1, rhs_dilation 1 in spatial dim 1}}
+  %0 = trace.convolution %x, %w strides = [1, 0] padding = [0, 0, 0, 0] lhs_dilation = [1, 1] rhs_dilation = [1, 1] groups = 1 : tensor<2x4x7x7xf32>, tensor<6x4x3x3xf32> -> tensor<2x6x5x5xf32>
+  return
+}
+
+// -----
+
+func.func @convolution_window(%x: tensor<2x4x7x7xf32>, %w: tensor<6x4x3x3xf32>) {
+  // expected-error @+1 {{'trace.convolution' op spatial dim 0: the window of 5 (kernel 3, dilation 2) does not fit the padded input of 4 (size 7, lhs_dilation 1, padding -2, -1)}}
+  %0 = trace.convolution %x, %w strides = [1, 1] padding = [-2, -1, 0, 0] lhs_dilation = [1, 1] rhs_dilation = [2, 1] groups = 1 : tensor<2x4x7x7xf32>, tensor<6x4x3x3xf32> -> tensor<2x6x1x5xf32>
+  return
+}
+
+// -----
+
+func.func @convolution_result(%x: tensor<2x4x7x7xf32>, %w: tensor<6x4x3x3xf32>) {
+  // expected-error @+1 {{'trace.convolution' op result type 'tensor<2x6x7x7xf32>' should be 'tensor<2x6x5x5xf32>' for these operands and attributes}}
+  %0 = trace.convolution %x, %w strides = [1, 1] padding = [0, 0, 0, 0] lhs_dilation = [1, 1] rhs_dilation = [1, 1] groups = 1 : tensor<2x4x7x7xf32>, tensor<6x4x3x3xf32> -> tensor<2x6x7x7xf32>
+  return
+}
+
+// -----
+
+func.func @reverse_dim(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'trace.reverse' op reversed dim 2 is out of range for a tensor of rank 2}}
+  %0 = trace.reverse %x dims = [2] : tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @reverse_twice(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'trace.reverse' op reversed dim 1 appears twice}}
+  %0 = trace.reverse %x dims = [1, 1] : tensor<2x3xf32>
+  return
+}
+
+// -----
+
 func.func @checkpoint_uses_outside_value(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
   // expected-note @+1 {{required by region isolation constraints}}
   %0 = trace.checkpoint ins(%x = %a : tensor<4xf32>) -> tensor<4xf32> {

@@ -165,6 +165,22 @@ func.func @fusion(%a: tensor<4xf32>) -> tensor<4xf32> {
   return %0 : tensor<4xf32>
 }
 
+// CHECK-LABEL: func @convolution
+func.func @convolution(%x: tensor<2x4x7x7xf32>, %w: tensor<6x2x3x3xf32>,
+                       %x1: tensor<2x3x10xbf16>, %w1: tensor<4x3x5xbf16>) {
+  // CHECK: trace.convolution %{{.*}}, %{{.*}} strides = [2, 2] padding = [1, 1, -1, 0] lhs_dilation = [1, 2] rhs_dilation = [2, 1] groups = 2 : tensor<2x4x7x7xf32>, tensor<6x2x3x3xf32> -> tensor<2x6x3x5xf32>
+  %0 = trace.convolution %x, %w strides = [2, 2] padding = [1, 1, -1, 0]
+         lhs_dilation = [1, 2] rhs_dilation = [2, 1] groups = 2
+       : tensor<2x4x7x7xf32>, tensor<6x2x3x3xf32> -> tensor<2x6x3x5xf32>
+  // CHECK: trace.convolution {{.*}} : tensor<2x3x10xbf16>, tensor<4x3x5xbf16> -> tensor<2x4x4xbf16>
+  %1 = trace.convolution %x1, %w1 strides = [2] padding = [1, 1] lhs_dilation = [1]
+         rhs_dilation = [1] groups = 1
+       : tensor<2x3x10xbf16>, tensor<4x3x5xbf16> -> tensor<2x4x4xbf16>
+  // CHECK: trace.reverse %{{.*}} dims = [3, 2] : tensor<6x2x3x3xf32>
+  %2 = trace.reverse %w dims = [3, 2] : tensor<6x2x3x3xf32>
+  return
+}
+
 // The split trace-autodiff records: #trace.derivatives on the function it
 // differentiated, trace.forward_end where the joint function's forward ends.
 // CHECK-LABEL: func @split
