@@ -910,6 +910,111 @@ Value TensorBuilder::linear(Value x, Value w, Value bias) {
   return binary(Binary::Add, y, bias);
 }
 
+Value TensorBuilder::convolution(Value x, Value w, Value bias,
+                                 ArrayRef<int64_t> stride,
+                                 ArrayRef<int64_t> padding,
+                                 ArrayRef<int64_t> dilation, bool transposed,
+                                 ArrayRef<int64_t> outputPadding,
+                                 int64_t groups) {
+  RankedTensorType wType = typeOf(w);
+  int64_t rank = wType.getRank(), spatial = rank - 2;
+  if (spatial < 1)
+    return error("convolution: the weight must have a spatial dim, got "
+                 "shape " + shapeString(wType.getShape()));
+  bool unbatched = typeOf(x).getRank() == rank - 1;
+  if (unbatched)
+    x = unsqueeze(x, 0);
+  RankedTensorType xType = typeOf(x);
+  if (xType.getRank() != rank)
+    return error("convolution: a weight of shape " +
+                 shapeString(wType.getShape()) + " needs a " + Twine(rank) +
+                 "-D (or unbatched " + Twine(rank - 1) + "-D) input, got " +
+                 shapeString(typeOf(x).getShape()));
+  if (xType.getElementType() != wType.getElementType() ||
+      !isa<FloatType>(xType.getElementType()))
+    return error("convolution: the input and the weight must have one "
+                 "float dtype");
+  if (int64_t(stride.size()) != spatial ||
+      int64_t(dilation.size()) != spatial ||
+      int64_t(outputPadding.size()) != spatial ||
+      int64_t(padding.size()) != 2 * spatial)
+    return error("convolution: stride, padding and dilation need one entry "
+                 "per spatial dim (" + Twine(spatial) + ")");
+  int64_t channels = xType.getDimSize(1);
+  int64_t perGroup = transposed ? wType.getDimSize(0) : wType.getDimSize(1);
+  if (groups < 1 || channels % groups != 0 ||
+      wType.getDimSize(0) % groups != 0 ||
+      (transposed ? perGroup : perGroup * groups) != channels)
+    return error("convolution: the weight " + shapeString(wType.getShape()) +
+                 " with groups = " + Twine(groups) + " does not take the " +
+                 Twine(channels) + " channels of the input " +
+                 shapeString(xType.getShape()));
+  for (int64_t d = 0; d < spatial; ++d)
+    if (stride[d] < 1 || dilation[d] < 1)
+      return error("convolution: stride and dilation must be >= 1, got " +
+                   shapeString(stride) + " and " + shapeString(dilation));
+
+  // A transposed convolution is the convolution its forward one's input
+  // gradient is: the input spread `stride` apart, the kernel regrouped and
+  // reversed, the padding the window's extent less the forward padding.
+  SmallVector<int64_t> strides(spatial, 1), lhsDilation(spatial, 1),
+      convPadding(padding);
+  Value kernel = w;
+  if (transposed) {
+    for (int64_t d = 0; d < spatial; ++d) {
+      if (outputPadding[d] < 0 ||
+          (outputPadding[d] >= stride[d] && outputPadding[d] >= dilation[d]))
+        return error("convolution: output_padding " +
+                     shapeString(outputPadding) + " must be smaller than "
+                     "the stride or the dilation");
+      int64_t extent = dilation[d] * (wType.getDimSize(d + 2) - 1);
+      convPadding[2 * d] = extent - padding[2 * d];
+      convPadding[2 * d + 1] = extent - padding[2 * d + 1] + outputPadding[d];
+      lhsDilation[d] = stride[d];
+    }
+    kernel = ConvolutionOp::buildTransposedKernel(b, loc, w, groups);
+  } else {
+    strides.assign(stride.begin(), stride.end());
+  }
+  RankedTensorType kType = typeOf(kernel);
+  SmallVector<int64_t> shape = {xType.getDimSize(0), kType.getDimSize(0)};
+  for (int64_t d = 0; d < spatial; ++d) {
+    int64_t in = xType.getDimSize(d + 2);
+    int64_t padded = (in - 1) * lhsDilation[d] + 1 + convPadding[2 * d] +
+                     convPadding[2 * d + 1];
+    int64_t window = dilation[d] * (kType.getDimSize(d + 2) - 1) + 1;
+    if (in < 1 || padded < window)
+      return error("convolution: spatial dim " + Twine(d) + " of the input " +
+                   shapeString(xType.getShape()) + " is " + Twine(padded) +
+                   " after padding, smaller than the kernel's window of " +
+                   Twine(window));
+    shape.push_back((padded - window) / strides[d] + 1);
+  }
+  Value y = ConvolutionOp::create(b, loc, xType.clone(shape), x, kernel,
+                                  strides, convPadding, lhsDilation, dilation,
+                                  groups);
+  if (bias) {
+    RankedTensorType biasType = typeOf(bias);
+    if (biasType.getRank() != 1 || biasType.getDimSize(0) != shape[1])
+      return error("convolution: the bias must have shape [" +
+                   Twine(shape[1]) + "], got " +
+                   shapeString(biasType.getShape()));
+    SmallVector<int64_t> column(rank - 1, 1);
+    column[0] = shape[1];
+    Value biasColumn = reshape(bias, column);
+    y = binary(Binary::Add, y, biasColumn);
+  }
+  return unbatched && y ? squeeze(y, {0}) : y;
+}
+
+Value TensorBuilder::flip(Value x, ArrayRef<int64_t> dims) {
+  RankedTensorType type = typeOf(x);
+  auto norm = normalizeDims(dims, type.getRank());
+  if (!norm)
+    return Value();
+  return ReverseOp::create(b, loc, x, *norm);
+}
+
 //===----------------------------------------------------------------------===//
 // Model-level composites
 //===----------------------------------------------------------------------===//

@@ -181,6 +181,18 @@ public:
   Value matmul(Value a, Value b);
   /// x @ w^T + bias, w of shape [out, in].
   Value linear(Value x, Value w, Value bias);
+  /// aten::_convolution: `x` [N, C, spatial...] or unbatched [C, ...], `w`
+  /// [O, C / groups, kernel...] ([C, O / groups, kernel...] when
+  /// `transposed`), `bias` [O] or null. One entry per spatial dim in
+  /// `stride`, `dilation` and `outputPadding`; two in `padding` (before,
+  /// after). Transposed, the padding and output padding are the
+  /// ConvTranspose's (the forward convolution's it inverts).
+  Value convolution(Value x, Value w, Value bias, ArrayRef<int64_t> stride,
+                    ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation,
+                    bool transposed, ArrayRef<int64_t> outputPadding,
+                    int64_t groups);
+  /// torch.flip.
+  Value flip(Value x, ArrayRef<int64_t> dims);
 
   // Model-level composites -------------------------------------------------------
   Value layerNorm(Value x, ArrayRef<int64_t> normalizedShape, Value weight,

@@ -53,6 +53,12 @@ void Importer::atenTranspose(jit::Node *node, StringRef name) {
       node, tb.swapDims(v, intArg(node, "dim0"), intArg(node, "dim1")));
 }
 
+/// aten::flip.
+void Importer::atenFlip(jit::Node *node, StringRef name) {
+  Value v = self(node);
+  return setResult(node, tb.flip(v, intListArg(node, "dims")));
+}
+
 /// aten::t.
 void Importer::atenT(jit::Node *node, StringRef name) {
   Value v = self(node);
@@ -184,6 +190,7 @@ ArrayRef<Importer::AtenEntry> Importer::shapeAtenOps() {
       {"transpose", &Importer::atenTranspose},
       {"t", &Importer::atenT},
       {"permute", &Importer::atenPermute},
+      {"flip", &Importer::atenFlip},
       {"contiguous", &Importer::atenContiguous},
       {"clone", &Importer::atenContiguous},
       {"alias", &Importer::atenContiguous},

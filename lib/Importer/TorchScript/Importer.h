@@ -164,9 +164,9 @@ private:
   // aten operators ------------------------------------------------------------
   // One handler per operator or group of operators that share their code,
   // in a file per family (AtenElementwise.cpp, AtenNN.cpp,
-  // AtenReductions.cpp, AtenShape.cpp, AtenCreation.cpp), each with a table
-  // of the names it handles: `name` (`add`) or `name.overload`
-  // (`add.Tensor`), the overload's entry preferred. A handler gets the
+  // AtenReductions.cpp, AtenShape.cpp, AtenCreation.cpp, AtenConv.cpp),
+  // each with a table of the names it handles: `name` (`add`) or
+  // `name.overload` (`add.Tensor`), the overload's entry preferred. A handler gets the
   // operator's name without the in-place `_` and sets the node's outputs.
   // Adding an operator is a handler and a line in its family's table.
   using AtenHandler = void (Importer::*)(jit::Node *node, StringRef name);
@@ -182,6 +182,7 @@ private:
   static ArrayRef<AtenEntry> shapeAtenOps();
   static ArrayRef<AtenEntry> creationAtenOps();
   static ArrayRef<AtenEntry> reductionsAtenOps();
+  static ArrayRef<AtenEntry> convAtenOps();
   /// Makes `v` the node's output.
   void setResult(jit::Node *node, Value v) {
     env[node->output()] = TSValue::ofTensor(check(v));
@@ -232,6 +233,10 @@ private:
   void atenOnes(jit::Node *node, StringRef name);
   void atenArange(jit::Node *node, StringRef name);
   void atenSum(jit::Node *node, StringRef name);
+  void atenFlip(jit::Node *node, StringRef name);
+  std::vector<int64_t> spatialListArg(jit::Node *node, const char *name,
+                                      int64_t spatial);
+  void atenConvolution(jit::Node *node, StringRef name);
   bool isCheckpointModule(const jit::Module &m, const std::string &path);
 
   // torch.utils.checkpoint calls (CheckpointCalls.h) -------------------------

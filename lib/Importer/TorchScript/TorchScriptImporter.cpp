@@ -952,7 +952,7 @@ llvm::StringMap<Importer::AtenHandler> Importer::atenTable() {
   llvm::StringMap<AtenHandler> table;
   for (ArrayRef<AtenEntry> family :
        {elementwiseAtenOps(), nnAtenOps(), reductionsAtenOps(),
-        shapeAtenOps(), creationAtenOps()})
+        shapeAtenOps(), creationAtenOps(), convAtenOps()})
     for (const AtenEntry &entry : family)
       if (!table.try_emplace(entry.name, entry.handler).second)
         llvm::report_fatal_error(llvm::Twine("aten::") + entry.name +

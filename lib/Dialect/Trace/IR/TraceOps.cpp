@@ -611,6 +611,33 @@ int64_t ConvolutionOp::getFlops() {
   return 2 * getType().getNumElements() * perOutput;
 }
 
+Value ConvolutionOp::buildTransposedKernel(OpBuilder &builder, Location loc,
+                                           Value kernel, int64_t groups) {
+  auto type = tensorType(kernel);
+  SmallVector<int64_t> shape(type.getShape());
+  int64_t rank = shape.size();
+  Value regrouped;
+  if (groups == 1) {
+    auto perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+    std::swap(perm[0], perm[1]);
+    regrouped = TransposeOp::create(builder, loc, kernel, perm);
+  } else {
+    // [G*A, B, k] -> [G, A, B, k] -> [G, B, A, k] -> [G*B, A, k].
+    int64_t a = shape[0] / groups, b = shape[1];
+    SmallVector<int64_t> split = {groups, a, b};
+    split.append(shape.begin() + 2, shape.end());
+    Value grouped = ReshapeOp::create(builder, loc, type.clone(split), kernel);
+    auto perm = llvm::to_vector(llvm::seq<int64_t>(0, rank + 1));
+    std::swap(perm[1], perm[2]);
+    Value moved = TransposeOp::create(builder, loc, grouped, perm);
+    SmallVector<int64_t> merged = {groups * b, a};
+    merged.append(shape.begin() + 2, shape.end());
+    regrouped = ReshapeOp::create(builder, loc, type.clone(merged), moved);
+  }
+  auto window = llvm::to_vector(llvm::seq<int64_t>(2, rank));
+  return ReverseOp::create(builder, loc, regrouped, window);
+}
+
 //===----------------------------------------------------------------------===//
 // ReverseOp
 //===----------------------------------------------------------------------===//

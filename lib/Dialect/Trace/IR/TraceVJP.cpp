@@ -525,23 +525,6 @@ Value swapWithinGroups(Emitter &e, Value x, int64_t groups) {
   return e.reshape(moved, merged);
 }
 
-/// Regroups a kernel [G*O, C, k...] into [G*C, O, k...]:
-/// `out[g*C + c, o] = w[g*O + o, c]`, the channels exchanged in each group.
-Value transposeKernelGroups(Emitter &e, Value w, int64_t groups) {
-  auto shape = llvm::to_vector(cast<RankedTensorType>(w.getType()).getShape());
-  int64_t rank = shape.size();
-  if (groups == 1)
-    return permute(e, w, swapped(rank, 0, 1));
-  int64_t o = shape[0] / groups, c = shape[1];
-  SmallVector<int64_t> split = {groups, o, c};
-  split.append(shape.begin() + 2, shape.end());
-  Value grouped = e.reshape(w, split);
-  Value moved = permute(e, grouped, swapped(rank + 1, 1, 2));
-  SmallVector<int64_t> merged = {groups * c, o};
-  merged.append(shape.begin() + 2, shape.end());
-  return e.reshape(moved, merged);
-}
-
 } // namespace
 
 // convolution (XLA's rules). Per spatial dim, with s the stride, r the
@@ -565,7 +548,7 @@ TRACE_VJP(ConvolutionOp) {
     ArrayRef<int64_t> strides = getStrides(), padding = getPadding();
     ArrayRef<int64_t> lhsDilation = getLhsDilation();
     ArrayRef<int64_t> rhsDilation = getRhsDilation();
-    SmallVector<int64_t> inputPadding, kernelPadding, reversed;
+    SmallVector<int64_t> inputPadding, kernelPadding;
     for (int64_t d = 0; d < spatial; ++d) {
       int64_t in = lhsType.getDimSize(d + 2);
       int64_t lo = padding[2 * d], hi = padding[2 * d + 1];
@@ -574,11 +557,10 @@ TRACE_VJP(ConvolutionOp) {
       int64_t rem = (padded - window) % strides[d];
       inputPadding.append({window - 1 - lo, window - 1 - hi + rem});
       kernelPadding.append({lo, hi - rem});
-      reversed.push_back(d + 2);
     }
 
-    Value regrouped = transposeKernelGroups(e, getRhs(), groups);
-    Value flipped = ReverseOp::create(builder, getLoc(), regrouped, reversed);
+    Value flipped = ConvolutionOp::buildTransposedKernel(builder, getLoc(),
+                                                         getRhs(), groups);
     out.push_back(ConvolutionOp::create(
         builder, getLoc(), g, flipped, /*strides=*/lhsDilation, inputPadding,
         /*lhs_dilation=*/strides, rhsDilation, groups));

@@ -499,6 +499,12 @@ def Trace_ConvolutionOp : Trace_ComputeOp<"convolution", [
   let extraClassDeclaration = [{
     /// The number of spatial dims (the rank less the batch and channels).
     int64_t getNumSpatialDims() { return getType().getRank() - 2; }
+    /// The kernel that undoes `kernel`'s channel mapping: [G*A, B, k...]
+    /// regrouped into [G*B, A, k...] (`out[g*B + b, a] = w[g*A + a, b]`)
+    /// and its window reversed. The input gradient's kernel, and that of a
+    /// transposed convolution (torch's ConvTranspose) as a convolution.
+    static ::mlir::Value buildTransposedKernel(::mlir::OpBuilder &builder,
+        ::mlir::Location loc, ::mlir::Value kernel, int64_t groups);
   }];
 }
 

@@ -1,0 +1,98 @@
+//===- AtenConv.cpp - aten convolution operators --------------------------===//
+//
+// The aten operators of one family (convolution): a handler each, named in
+// the table at the end of the file, which importAten dispatches on
+// (TorchScriptImporter.cpp). Every form becomes one trace.convolution
+// (TensorBuilder::convolution), plus an add for the bias.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Importer.h"
+
+using namespace mlir;
+using namespace mlir::trace;
+using namespace mlir::trace::ts;
+
+/// The node's int list `name` with one entry per spatial dim: a single
+/// entry applies to every dim, as in torch.nn.functional's arguments.
+std::vector<int64_t> Importer::spatialListArg(jit::Node *node,
+                                              const char *name,
+                                              int64_t spatial) {
+  std::vector<int64_t> list = intListArg(node, name);
+  if (list.size() == 1)
+    list.assign(spatial, list.front());
+  if (int64_t(list.size()) != spatial)
+    fail("aten::" + Twine(node->kind().toUnqualString()) + ": " + name +
+         " has " + Twine(list.size()) + " entries for " + Twine(spatial) +
+         " spatial dims");
+  return list;
+}
+
+/// aten::_convolution, aten::convolution, aten::conv1d/2d/3d (their
+/// `padding` a list or "same"/"valid"), aten::_convolution_mode,
+/// aten::conv_transpose1d/2d/3d.
+void Importer::atenConvolution(jit::Node *node, StringRef name) {
+  Value input = tensorArg(node, "input");
+  Value weight = tensorArg(node, "weight");
+  Value bias = optTensorArg(node, "bias");
+  RankedTensorType wType = TensorBuilder::typeOf(weight);
+  int64_t spatial = wType.getRank() - 2;
+  if (spatial < 1)
+    fail("aten::" + name + ": the weight must have a spatial dim, got rank " +
+         Twine(wType.getRank()));
+  std::vector<int64_t> stride = spatialListArg(node, "stride", spatial);
+  std::vector<int64_t> dilation = spatialListArg(node, "dilation", spatial);
+  bool transposed = name.starts_with("conv_transpose") ||
+                    (hasInput(node, "transposed") &&
+                     boolArg(node, "transposed"));
+  std::vector<int64_t> outputPadding(spatial, 0);
+  if (hasInput(node, "output_padding"))
+    outputPadding = spatialListArg(node, "output_padding", spatial);
+
+  // Before and after each spatial dim.
+  std::vector<int64_t> padding;
+  c10::IValue mode = constArg(node, "padding");
+  if (mode.isString()) {
+    std::string text = mode.toStringRef();
+    if (text != "same" && text != "valid")
+      fail("aten::" + name + ": unknown padding '" + text +
+           "' (expected 'same', 'valid' or a list)");
+    for (int64_t d = 0; d < spatial; ++d) {
+      if (text == "valid") {
+        padding.insert(padding.end(), {0, 0});
+        continue;
+      }
+      if (stride[d] != 1)
+        fail("aten::" + name + ": padding='same' needs stride 1, as in "
+             "PyTorch, got stride " + Twine(stride[d]));
+      // PyTorch's split: the odd element of the total goes after.
+      int64_t total = dilation[d] * (wType.getDimSize(d + 2) - 1);
+      padding.insert(padding.end(), {total / 2, total - total / 2});
+    }
+  } else {
+    for (int64_t p : spatialListArg(node, "padding", spatial)) {
+      if (p < 0)
+        fail("aten::" + name + ": negative padding " + Twine(p));
+      padding.insert(padding.end(), {p, p});
+    }
+  }
+  int64_t groups = intArg(node, "groups");
+  return setResult(node, tb.convolution(input, weight, bias, stride, padding,
+                                        dilation, transposed, outputPadding,
+                                        groups));
+}
+
+ArrayRef<Importer::AtenEntry> Importer::convAtenOps() {
+  static const AtenEntry entries[] = {
+      {"_convolution", &Importer::atenConvolution},
+      {"_convolution_mode", &Importer::atenConvolution},
+      {"convolution", &Importer::atenConvolution},
+      {"conv1d", &Importer::atenConvolution},
+      {"conv2d", &Importer::atenConvolution},
+      {"conv3d", &Importer::atenConvolution},
+      {"conv_transpose1d", &Importer::atenConvolution},
+      {"conv_transpose2d", &Importer::atenConvolution},
+      {"conv_transpose3d", &Importer::atenConvolution},
+  };
+  return entries;
+}
