@@ -482,6 +482,22 @@ op("softplus", lambda m, x: F.softplus(x * 8.0, beta=2.0, threshold=5.0),
    x=randn(2, 3))
 op("mish", lambda m, x: F.mish(x), x=randn(2, 3))
 
+# Convolutions (aten::_convolution, _convolution_mode) and flip.
+op("conv2d", lambda m, x: m.conv(x),
+   {"conv": lambda: nn.Conv2d(3, 4, 3, stride=2, padding=1)}, x=randn(2, 3, 7, 7))
+op("conv2d_groups_nobias", lambda m, x: m.conv(x),
+   {"conv": lambda: nn.Conv2d(4, 6, 3, dilation=2, groups=2, bias=False)},
+   x=randn(1, 4, 8, 8))
+op("conv2d_same", lambda m, x: m.conv(x),
+   {"conv": lambda: nn.Conv2d(3, 4, 4, padding="same")}, x=randn(1, 3, 6, 6))
+op("conv1d", lambda m, x: m.conv(x),
+   {"conv": lambda: nn.Conv1d(3, 4, 5, padding=2)}, x=randn(2, 3, 9))
+op("conv_transpose2d", lambda m, x: m.conv(x),
+   {"conv": lambda: nn.ConvTranspose2d(4, 3, 3, stride=2, padding=1,
+                                       output_padding=1)},
+   x=randn(1, 4, 4, 4))
+op("flip", lambda m, x: torch.flip(x, [0, -1]), x=randn(2, 3, 4))
+
 
 # --------------------------------------------------------------------------
 # Error fixtures (test/Importer/TorchScript/Inputs/errors/): what the

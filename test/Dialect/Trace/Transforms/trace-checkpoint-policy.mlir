@@ -16,7 +16,7 @@
 // REGEX: error: --checkpoint-policy 'dots_saveable@(': invalid regex '('
 
 // CHECK-LABEL: func.func @blocks
-// CHECK: trace.checkpoint "blocks.0" policy = #trace.policy<save_ops = ["trace.matmul"]> ins(
+// CHECK: trace.checkpoint "blocks.0" policy = #trace.policy<save_ops = ["trace.matmul", "trace.convolution"]> ins(
 // CHECK: trace.checkpoint "blocks.1" ins(
 // CHECK: trace.checkpoint "head" policy = #trace.policy<save_ops = ["trace.exp", "trace.tanh"], save_names = ["h"]> ins(
 
