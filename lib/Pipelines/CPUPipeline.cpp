@@ -17,10 +17,17 @@
 
 using namespace mlir;
 
+StringRef trace::convolutionLowering(StringRef option, bool blas) {
+  return option == "auto" && !blas ? "direct" : option;
+}
+
 void trace::buildBufferizedLinalgPipeline(OpPassManager &pm,
-                                          bool resultsToOutParams) {
+                                          bool resultsToOutParams,
+                                          StringRef convolutions) {
   // 1. The export format: upstream dialects on tensors.
-  pm.addPass(trace::createTraceToLinalgPass());
+  trace::TraceToLinalgPassOptions toLinalg;
+  toLinalg.convolutions = convolutions.str();
+  pm.addPass(trace::createTraceToLinalgPass(toLinalg));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // Elementwise chains become one loop nest each (fusion on CPU), without
@@ -99,11 +106,15 @@ void trace::buildCPUPipeline(OpPassManager &pm,
     TraceGPUMapLinalgPassOptions map;
     map.blockSize = options.gpuBlockSize;
     map.maxBlocks = options.gpuMaxBlocks;
-    buildGPUKernelsFront(pm, options.blas ? "cpu" : "", map);
+    buildGPUKernelsFront(pm, options.blas ? "cpu" : "", map,
+                         convolutionLowering(options.convolutions,
+                                             options.blas));
     pm.addNestedPass<func::FuncOp>(trace::createTraceGPULaunchesOnCPUPass());
   } else {
     // 1-2. Linalg on tensors, then buffers, results in the caller's.
-    buildBufferizedLinalgPipeline(pm, /*resultsToOutParams=*/true);
+    buildBufferizedLinalgPipeline(
+        pm, /*resultsToOutParams=*/true,
+        convolutionLowering(options.convolutions, options.blas));
     // 3. Matmuls to BLAS.
     if (options.blas)
       pm.addPass(trace::createTraceLinalgToBLASPass());

@@ -35,7 +35,8 @@ std::string trace::defaultCUDAToolkitPath() {
 }
 
 void trace::buildGPUKernelsFront(OpPassManager &pm, StringRef blasRuntime,
-                                 const TraceGPUMapLinalgPassOptions &map) {
+                                 const TraceGPUMapLinalgPassOptions &map,
+                                 StringRef convolutions) {
   // 1-2. As on the CPU: upstream dialects on tensors, elementwise chains
   // fused into one linalg.generic each (each becomes one kernel), transposed
   // matmul operands read in place; then buffers with read-only inputs,
@@ -44,9 +45,11 @@ void trace::buildGPUKernelsFront(OpPassManager &pm, StringRef blasRuntime,
   // kernel; the shared front then finds no trace ops left.
   trace::TraceToLinalgPassOptions toLinalg;
   toLinalg.keepFusions = true;
+  toLinalg.convolutions = convolutions.str();
   pm.addPass(trace::createTraceToLinalgPass(toLinalg));
   pm.addPass(trace::createTraceLowerFusionsPass());
-  buildBufferizedLinalgPipeline(pm);
+  buildBufferizedLinalgPipeline(pm, /*resultsToOutParams=*/false,
+                                convolutions);
 
   // 3. Matmuls: trace_gpu.gemm ops (cuBLAS), which gpu-async-region below
   // orders on the kernels' stream like launches.
@@ -74,7 +77,9 @@ void trace::buildGPUPipeline(OpPassManager &pm,
   map.blockReductions = options.blockReductions;
   map.vectorize = options.vectorize;
   map.maxBlocks = options.maxBlocks;
-  buildGPUKernelsFront(pm, options.cublas ? "cuda" : "", map);
+  buildGPUKernelsFront(
+      pm, options.cublas ? "cuda" : "", map,
+      convolutionLowering(options.convolutions, options.cublas));
   pm.addPass(trace::createTraceGPUDeviceMemoryPass());
   pm.addPass(createGpuKernelOutliningPass());
   // Launches of identical kernels (every layer of a repeated block) launch

@@ -72,6 +72,11 @@ static cl::opt<int64_t> gpuMaxBlocks(
     cl::desc("With --gpu-kernels: most blocks of an elementwise kernel's "
              "grid before its threads loop (grid-stride)"),
     cl::init(4096), cl::cat(category));
+static cl::opt<std::string> convolutions(
+    "convolutions",
+    cl::desc("Lower convolutions as one loop nest (direct), as an im2col "
+             "copy and a BLAS matmul (im2col), or by their size (auto)"),
+    cl::value_desc("direct|im2col|auto"), cl::init("auto"), cl::cat(category));
 static cl::opt<std::string> trainingStep(
     "training-step", cl::ValueOptional,
     cl::desc("Run the training-step pipeline first, as trace-compile does "
@@ -107,6 +112,7 @@ int main(int argc, char **argv) {
   options.approximateMath = !libmMath;
   options.gpuKernels = gpuKernels;
   options.gpuMaxBlocks = gpuMaxBlocks;
+  options.convolutions = convolutions;
   if (trainingStep.getNumOccurrences())
     options.trainingStep = std::string(trainingStep);
   options.quiet = quiet;

@@ -22,6 +22,13 @@ def TraceToLinalgPass : Pass<"trace-to-linalg"> {
       reductions `linalg.reduce`; f16 and bf16 sums and matmuls accumulate
       in f32 and round once, as PyTorch does;
     * `reshape`, `slice` and `concatenate` become tensor ops;
+    * `convolution` pads and dilates its input (a zero fill and a strided
+      `tensor.insert_slice`, a `tensor.extract_slice` to crop), splits the
+      channels into groups (`tensor.expand_shape`), then is one
+      `linalg.generic` over (n, g, o, spatial..., c, window...), or with
+      `convolutions=im2col` an im2col `linalg.generic` copy and a
+      `linalg.matmul` (`batch_matmul` over the groups); `reverse` is a
+      `linalg.generic` copy counting the reversed dims down;
     * `random_uniform` is Philox4x32-10 written out in arith ops, bit for bit
       the definition in `trace/Support/Philox.h`;
     * `trace.forward_end` is erased;
@@ -37,6 +44,10 @@ def TraceToLinalgPass : Pass<"trace-to-linalg"> {
     Option<"keepFusions", "keep-fusions", "bool", "false",
            "Keep trace.fusion regions (their bodies converted) instead of "
            "inlining them">,
+    Option<"convolutions", "convolutions", "std::string", "\"direct\"",
+           "trace.convolution as one linalg.generic (direct), as an im2col "
+           "copy and a linalg matmul (im2col, for a BLAS), or im2col where "
+           "the matmul's reduction and rows are large enough (auto)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

@@ -134,6 +134,13 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("With gpu-kernels: most blocks of an elementwise grid "
                      "before threads loop (grid-stride)"),
       llvm::cl::init(4096)};
+  PassOptions::Option<std::string> convolutions{
+      *this, "convolutions",
+      llvm::cl::desc("trace.convolution as one loop nest (direct), as an "
+                     "im2col copy and a BLAS matmul (im2col), or im2col "
+                     "where the matmul is large enough (auto; direct "
+                     "without BLAS)"),
+      llvm::cl::init("auto")};
 };
 
 /// The front both backends share: trace ops -> linalg on tensors (the export
@@ -142,9 +149,15 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
 /// identity-layout function boundaries and deallocation. With
 /// `resultsToOutParams`, results are trailing arguments the caller allocates
 /// (upstream buffer-results-to-out-params, allocations hoisted to them);
-/// otherwise freshly allocated buffers the caller frees.
+/// otherwise freshly allocated buffers the caller frees. `convolutions` is
+/// trace-to-linalg's option of that name.
 void buildBufferizedLinalgPipeline(OpPassManager &pm,
-                                   bool resultsToOutParams = false);
+                                   bool resultsToOutParams = false,
+                                   StringRef convolutions = "direct");
+
+/// trace-to-linalg's `convolutions` for a pipeline's option of that name:
+/// `auto` is direct when no BLAS runs the matmuls.
+StringRef convolutionLowering(StringRef option, bool blas);
 
 /// trace ops -> linalg on tensors -> buffers -> loops -> LLVM dialect, for
 /// an object file. Functions take their tensor arguments as identity-layout
@@ -157,9 +170,10 @@ void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
 /// ("cuda", "cpu", or "" for none), and every other linalg op one
 /// gpu.launch on a 1-D grid (trace-gpu-map-linalg). Host memory is not
 /// moved to the device yet. Shared by trace-gpu-pipeline and
-/// trace-cpu-pipeline{gpu-kernels}.
+/// trace-cpu-pipeline{gpu-kernels}. `convolutions` as trace-to-linalg's.
 void buildGPUKernelsFront(OpPassManager &pm, StringRef blasRuntime,
-                          const TraceGPUMapLinalgPassOptions &map);
+                          const TraceGPUMapLinalgPassOptions &map,
+                          StringRef convolutions = "direct");
 
 struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
   PassOptions::Option<std::string> chip{
@@ -213,6 +227,13 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       llvm::cl::desc("Call the runtime's cuBLAS for f32/f64 matmuls "
                      "(otherwise each becomes a kernel)"),
       llvm::cl::init(true)};
+  PassOptions::Option<std::string> convolutions{
+      *this, "convolutions",
+      llvm::cl::desc("trace.convolution as one loop nest (direct), as an "
+                     "im2col copy and a cuBLAS matmul (im2col), or im2col "
+                     "where the matmul is large enough (auto; direct "
+                     "without cuBLAS)"),
+      llvm::cl::init("auto")};
 };
 
 /// trace ops -> linalg on tensors -> buffers -> GPU kernels -> NVVM -> PTX,

@@ -392,6 +392,10 @@ LogicalResult writeOutDir(StringRef outDir, ArrayRef<Slot> args,
 
 int mlir::trace::runTraceFunction(const TraceRunOptions &options) {
   const std::string &inputFile = options.inputFile;
+  if (options.convolutions != "direct" && options.convolutions != "im2col" &&
+      options.convolutions != "auto")
+    return fail("--convolutions must be direct, im2col or auto, got '" +
+                llvm::Twine(options.convolutions) + "'");
   if (options.gpuMaxBlocks < 1 || options.gpuMaxBlocks > (int64_t{1} << 31) - 1)
     return fail("--gpu-max-blocks must be in [1, 2^31 - 1], got " +
                 llvm::Twine(options.gpuMaxBlocks));
@@ -540,6 +544,7 @@ int mlir::trace::runTraceFunction(const TraceRunOptions &options) {
   pipelineOptions.approximateMath = options.approximateMath;
   pipelineOptions.gpuKernels = options.gpuKernels;
   pipelineOptions.gpuMaxBlocks = options.gpuMaxBlocks;
+  pipelineOptions.convolutions = options.convolutions;
   buildCPUPipeline(pm, pipelineOptions);
   if (failed(pm.run(*module)))
     return fail("lowering " + inputFile + " for the CPU failed");

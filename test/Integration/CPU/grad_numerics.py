@@ -55,9 +55,9 @@ def draw_away_from_zero(gen, shape, dtype, low, high):
 class Case:
     """@forward(args) -> %r; `fn` is the same function in PyTorch."""
 
-    def __init__(self, name, body, args, fn, rtol, atol):
+    def __init__(self, name, body, args, fn, rtol, atol, flags=()):
         self.name, self.body, self.args, self.fn = name, body, args, fn
-        self.rtol, self.atol = rtol, atol
+        self.rtol, self.atol, self.flags = rtol, atol, flags
 
     def reference(self, gen):
         inputs = [t.clone().requires_grad_(t.is_floating_point()) for _, t in self.args]
@@ -106,6 +106,7 @@ def run_case(case, gen, trace_opt, trace_run, workdir):
     for i, (n, t) in enumerate(case.args):
         cmd.append(f"--arg=arg{i}={save(n, t)}")
     cmd.append(f"--arg=cot.result0={save('cot', cot)}")
+    cmd += list(case.flags)
     cmd.append(f"--expect=result0={save('expected_result0', out)}")
     for name, g in grads:
         cmd.append(f"--expect={name}={save('expected_' + name, g)}")
@@ -352,11 +353,13 @@ def cases_for(op, gen):
             for dt in ((F32, F64) if name in ("3x3_stride2_rem", "groups2") else (F32,)):
                 x, w = draw(gen, xs, dt), draw(gen, ws, dt)
                 out = tuple(conv_reference(x, w, *attrs).shape)
-                cases.append(Case(f"convolution_{name}_{MLIR_DTYPE[dt]}",
-                                  conv_body(ttype(xs, dt), ttype(ws, dt), ttype(out, dt), *attrs),
-                                  [("x", x), ("w", w)],
-                                  lambda a, b, attrs=attrs: conv_reference(a, b, *attrs),
-                                  *tol(dt, True)))
+                # Both lowerings of the forward's and the VJP's convolutions.
+                for mode in ("direct", "im2col"):
+                    cases.append(Case(f"convolution_{name}_{MLIR_DTYPE[dt]}_{mode}",
+                                      conv_body(ttype(xs, dt), ttype(ws, dt), ttype(out, dt), *attrs),
+                                      [("x", x), ("w", w)],
+                                      lambda a, b, attrs=attrs: conv_reference(a, b, *attrs),
+                                      *tol(dt, True), flags=(f"--convolutions={mode}",)))
         return cases
     if op == "reverse":
         cases = []

@@ -472,9 +472,12 @@ def cases_for(op):
                     expected = conv_reference(x, w, *attrs)
                     r, atl = (1e-5, 1e-5) if dtype == f32 else tol(dtype)
                 out = ttype(tuple(expected.shape), dtype)
-                cases.append(Case(f"convolution_{name}_{MLIR_DTYPE[dtype]}",
-                                  conv_body(ttype(xs, dtype), ttype(ws, dtype), out, *attrs),
-                                  [("x", x), ("w", w)], out, expected, r, atl))
+                # Both lowerings (trace-to-linalg's convolutions option).
+                for mode in ("direct", "im2col"):
+                    cases.append(Case(f"convolution_{name}_{MLIR_DTYPE[dtype]}_{mode}",
+                                      conv_body(ttype(xs, dtype), ttype(ws, dtype), out, *attrs),
+                                      [("x", x), ("w", w)], out, expected, r, atl,
+                                      extra_flags=(f"--convolutions={mode}",)))
         return cases
     if op == "reverse":
         cases = []

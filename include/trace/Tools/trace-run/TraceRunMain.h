@@ -35,6 +35,7 @@ struct TraceRunOptions {
   /// trace-cpu-pipeline's options.
   bool blas = true, approximateMath = true, gpuKernels = false;
   int64_t gpuMaxBlocks = 4096;
+  std::string convolutions = "auto";
   /// trace-training-step's options when the training step runs first.
   std::optional<std::string> trainingStep;
   /// Prints no result summary.
