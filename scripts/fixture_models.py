@@ -498,6 +498,13 @@ op("conv_transpose2d", lambda m, x: m.conv(x),
    x=randn(1, 4, 4, 4))
 op("flip", lambda m, x: torch.flip(x, [0, -1]), x=randn(2, 3, 4))
 
+# Pooling.
+op("max_pool2d", lambda m, x: F.max_pool2d(x, 3, 2, 1), x=randn(1, 2, 5, 5))
+op("avg_pool2d", lambda m, x: F.avg_pool2d(x, 2, count_include_pad=False,
+                                           padding=1), x=randn(1, 2, 3, 3))
+op("adaptive_avg_pool2d", lambda m, x: F.adaptive_avg_pool2d(x, (1, 1)),
+   x=randn(2, 3, 4, 4))
+
 
 # --------------------------------------------------------------------------
 # Error fixtures (test/Importer/TorchScript/Inputs/errors/): what the

@@ -13,6 +13,7 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 using namespace mlir;
@@ -1013,6 +1014,253 @@ Value TensorBuilder::flip(Value x, ArrayRef<int64_t> dims) {
   if (!norm)
     return Value();
   return ReverseOp::create(b, loc, x, *norm);
+}
+
+//===----------------------------------------------------------------------===//
+// Pooling
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// PyTorch's pooling_output_shape: windows of `kernel` (dilated) every
+/// `stride` over the input padded by `pad` on both sides; with ceil mode a
+/// last partial window, unless it would start in the right padding.
+int64_t poolOutputSize(int64_t in, int64_t kernel, int64_t stride,
+                       int64_t pad, int64_t dilation, bool ceilMode) {
+  int64_t span = in + 2 * pad - dilation * (kernel - 1) - 1 +
+                 (ceilMode ? stride - 1 : 0);
+  if (span < 0)
+    return 0;
+  int64_t out = span / stride + 1;
+  if (ceilMode && (out - 1) * stride >= in + pad)
+    --out;
+  return out;
+}
+
+} // namespace
+
+/// Checks a pooling's arguments and computes its output sizes; `what`
+/// names the op in errors. Returns false after an error.
+static bool poolShape(TensorBuilder &tb, StringRef what, RankedTensorType type,
+                      ArrayRef<int64_t> kernel, ArrayRef<int64_t> stride,
+                      ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation,
+                      bool ceilMode, SmallVectorImpl<int64_t> &out) {
+  int64_t spatial = kernel.size(), rank = type.getRank();
+  if (spatial < 1 || rank < spatial + 1 ||
+      int64_t(stride.size()) != spatial ||
+      int64_t(padding.size()) != spatial ||
+      int64_t(dilation.size()) != spatial) {
+    tb.error(what + ": needs a kernel, stride, padding and dilation per "
+             "spatial dim and an input of rank " + Twine(spatial + 1) +
+             " or more, got kernel " + shapeString(kernel) + " and input " +
+             shapeString(type.getShape()));
+    return false;
+  }
+  for (int64_t d = 0; d < spatial; ++d) {
+    int64_t in = type.getDimSize(rank - spatial + d);
+    if (kernel[d] < 1 || stride[d] < 1 || dilation[d] < 1 || padding[d] < 0 ||
+        2 * padding[d] > dilation[d] * (kernel[d] - 1) + 1) {
+      tb.error(what + ": kernel " + shapeString(kernel) + ", stride " +
+               shapeString(stride) + ", padding " + shapeString(padding) +
+               " and dilation " + shapeString(dilation) + " are invalid (pad "
+               "at most half the window, as in PyTorch)");
+      return false;
+    }
+    int64_t size = poolOutputSize(in, kernel[d], stride[d], padding[d],
+                                  dilation[d], ceilMode);
+    if (size < 1) {
+      tb.error(what + ": the input " + shapeString(type.getShape()) +
+               " is smaller than the window " + shapeString(kernel));
+      return false;
+    }
+    out.push_back(size);
+  }
+  return true;
+}
+
+Value TensorBuilder::maxPool(Value x, ArrayRef<int64_t> kernel,
+                             ArrayRef<int64_t> stride,
+                             ArrayRef<int64_t> padding,
+                             ArrayRef<int64_t> dilation, bool ceilMode) {
+  RankedTensorType type = typeOf(x);
+  SmallVector<int64_t> out;
+  SmallVector<int64_t> steps(stride.empty() ? kernel : stride);
+  if (!poolShape(*this, "max_pool", type, kernel, steps, padding, dilation,
+                 ceilMode, out))
+    return Value();
+  auto element = dyn_cast<FloatType>(type.getElementType());
+  if (!element)
+    return error("max_pool: needs a float input");
+  int64_t spatial = kernel.size(), rank = type.getRank();
+  double lowest = -std::numeric_limits<double>::infinity();
+  // Pad with -inf: before, and after as far as the last window reaches.
+  Value padded = x;
+  for (int64_t d = 0; d < spatial; ++d) {
+    int64_t dim = rank - spatial + d;
+    int64_t in = type.getDimSize(dim);
+    int64_t reach = (out[d] - 1) * steps[d] + dilation[d] * (kernel[d] - 1) + 1;
+    int64_t after = std::max<int64_t>(reach - in - padding[d], 0);
+    SmallVector<Value> parts;
+    SmallVector<int64_t> shape(typeOf(padded).getShape());
+    if (padding[d] > 0) {
+      shape[dim] = padding[d];
+      parts.push_back(full(shape, element, Scalar::ofFloat(lowest)));
+    }
+    parts.push_back(padded);
+    if (after > 0) {
+      shape[dim] = after;
+      parts.push_back(full(shape, element, Scalar::ofFloat(lowest)));
+    }
+    if (parts.size() > 1)
+      padded = ConcatenateOp::create(b, loc, parts, dim);
+  }
+  // The window's elements in row-major order: the running maximum takes an
+  // element only if it is greater (or NaN), so ties keep the first.
+  RankedTensorType paddedType = typeOf(padded);
+  int64_t windowSize = 1;
+  for (int64_t k : kernel)
+    windowSize *= k;
+  Value maximum;
+  for (int64_t flat = 0; flat < windowSize; ++flat) {
+    SmallVector<int64_t> starts(rank, 0), limits(paddedType.getShape()),
+        strides(rank, 1);
+    int64_t rest = flat;
+    for (int64_t d = spatial - 1; d >= 0; --d) {
+      int64_t dim = rank - spatial + d, k = rest % kernel[d];
+      rest /= kernel[d];
+      starts[dim] = k * dilation[d];
+      limits[dim] = starts[dim] + (out[d] - 1) * steps[d] + 1;
+      strides[dim] = steps[d];
+    }
+    Value candidate = SliceOp::create(b, loc, padded, starts, limits, strides);
+    if (!maximum) {
+      maximum = candidate;
+      continue;
+    }
+    Value greater = CompareOp::create(b, loc, ComparisonDirection::GT,
+                                      candidate, maximum);
+    Value isNan = CompareOp::create(b, loc, ComparisonDirection::NE,
+                                    candidate, candidate);
+    Value takes = SelectOp::create(b, loc, isNan, isNan, greater);
+    maximum = SelectOp::create(b, loc, takes, candidate, maximum);
+  }
+  return maximum;
+}
+
+Value TensorBuilder::avgPool(Value x, ArrayRef<int64_t> kernel,
+                             ArrayRef<int64_t> stride,
+                             ArrayRef<int64_t> padding, bool ceilMode,
+                             bool countIncludePad,
+                             std::optional<int64_t> divisorOverride) {
+  RankedTensorType type = typeOf(x);
+  SmallVector<int64_t> out;
+  SmallVector<int64_t> steps(stride.empty() ? kernel : stride);
+  SmallVector<int64_t> ones(kernel.size(), 1);
+  if (!poolShape(*this, "avg_pool", type, kernel, steps, padding, ones,
+                 ceilMode, out))
+    return Value();
+  if (!isa<FloatType>(type.getElementType()))
+    return error("avg_pool: needs a float input");
+  if (divisorOverride && *divisorOverride == 0)
+    return error("avg_pool: divisor_override must be non-zero");
+  int64_t spatial = kernel.size();
+  ArrayRef<int64_t> leading = type.getShape().drop_back(spatial);
+  ArrayRef<int64_t> sizes = type.getShape().take_back(spatial);
+
+  // The window sums: every leading dim merged into the batch of a
+  // one-channel convolution with a kernel of ones.
+  SmallVector<int64_t> batched = {numElements(leading), 1};
+  batched.append(sizes.begin(), sizes.end());
+  Value input = reshape(x, batched);
+  SmallVector<int64_t> kernelShape = {1, 1};
+  kernelShape.append(kernel.begin(), kernel.end());
+  Value window = full(kernelShape, type.getElementType(), Scalar::ofFloat(1.0));
+  SmallVector<int64_t> convPadding;
+  for (int64_t d = 0; d < spatial; ++d) {
+    int64_t reach = (out[d] - 1) * steps[d] + kernel[d];
+    int64_t after = std::max<int64_t>(reach - sizes[d] - padding[d], 0);
+    convPadding.append({padding[d], after});
+  }
+  SmallVector<int64_t> summedShape = {batched[0], 1};
+  summedShape.append(out.begin(), out.end());
+  Value sums = ConvolutionOp::create(
+      b, loc, type.clone(summedShape), input, window, steps, convPadding,
+      SmallVector<int64_t>(spatial, 1), SmallVector<int64_t>(spatial, 1), 1);
+  SmallVector<int64_t> resultShape(leading);
+  resultShape.append(out.begin(), out.end());
+  sums = reshape(sums, resultShape);
+
+  // PyTorch's divisor per output position: the window clipped to the
+  // padded input (count_include_pad) or to the input, a product over dims.
+  SmallVector<double> scale(numElements(out), 1.0);
+  for (int64_t flat = 0, e = scale.size(); flat < e; ++flat) {
+    int64_t rest = flat, divisor = 1;
+    for (int64_t d = spatial - 1; d >= 0; --d) {
+      int64_t i = rest % out[d];
+      rest /= out[d];
+      int64_t start = i * steps[d] - padding[d];
+      int64_t end = std::min(start + kernel[d], sizes[d] + padding[d]);
+      int64_t size = end - start;
+      if (!countIncludePad)
+        size = std::min(end, sizes[d]) - std::max<int64_t>(start, 0);
+      divisor *= size;
+    }
+    scale[flat] = 1.0 / double(divisorOverride ? *divisorOverride : divisor);
+  }
+  auto scaleType = RankedTensorType::get(out, type.getElementType());
+  Value factor;
+  if (llvm::all_equal(scale)) {
+    factor = full(resultShape, type.getElementType(), Scalar::ofFloat(scale[0]));
+  } else {
+    SmallVector<APFloat> values;
+    for (double v : scale) {
+      APFloat value(v);
+      bool lost;
+      value.convert(cast<FloatType>(type.getElementType()).getFloatSemantics(),
+                    APFloat::rmNearestTiesToEven, &lost);
+      values.push_back(value);
+    }
+    Value constant = ConstantOp::create(
+        b, loc, DenseElementsAttr::get(scaleType, values));
+    factor = broadcastTo(constant, resultShape);
+  }
+  return binary(Binary::Mul, sums, factor);
+}
+
+Value TensorBuilder::adaptiveAvgPool(Value x, ArrayRef<int64_t> outputSize) {
+  RankedTensorType type = typeOf(x);
+  int64_t spatial = outputSize.size(), rank = type.getRank();
+  if (spatial < 1 || rank < spatial + 1)
+    return error("adaptive_avg_pool: output_size " + shapeString(outputSize) +
+                 " needs an input of rank " + Twine(spatial + 1) +
+                 " or more, got " + shapeString(type.getShape()));
+  if (!isa<FloatType>(type.getElementType()))
+    return error("adaptive_avg_pool: needs a float input");
+  Value y = x;
+  for (int64_t d = 0; d < spatial && y; ++d) {
+    int64_t dim = rank - spatial + d;
+    SmallVector<int64_t> shape(typeOf(y).getShape());
+    int64_t in = shape[dim], o = outputSize[d];
+    if (o < 1)
+      return error("adaptive_avg_pool: output_size " +
+                   shapeString(outputSize) + " must be positive");
+    if (in % o == 0) {
+      // Windows of in / o, side by side: split the dim and average.
+      SmallVector<int64_t> split(shape);
+      split[dim] = in / o;
+      split.insert(split.begin() + dim, o);
+      y = mean(reshape(y, split), {dim + 1}, /*keepdim=*/false);
+      continue;
+    }
+    SmallVector<Value> windows;
+    for (int64_t i = 0; i < o; ++i) {
+      int64_t start = i * in / o, end = ((i + 1) * in + o - 1) / o;
+      Value piece = slice(y, dim, start, end, 1);
+      windows.push_back(mean(piece, {dim}, /*keepdim=*/true));
+    }
+    y = concat(windows, dim);
+  }
+  return y;
 }
 
 //===----------------------------------------------------------------------===//

@@ -194,6 +194,23 @@ public:
   /// torch.flip.
   Value flip(Value x, ArrayRef<int64_t> dims);
 
+  // Pooling, over the last kernel.size() dims (one entry per spatial dim in
+  // every list; an empty stride is the kernel) ------------------------------
+  /// max_pool: the max of each window (padded with -inf), taken in the
+  /// window's row-major order with a strict >, so that the gradient goes
+  /// to the first maximal element, as in PyTorch; NaN wins, as there.
+  Value maxPool(Value x, ArrayRef<int64_t> kernel, ArrayRef<int64_t> stride,
+                ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation,
+                bool ceilMode);
+  /// avg_pool: a window sum (a one-channel convolution with a kernel of
+  /// ones) times PyTorch's divisor per output position.
+  Value avgPool(Value x, ArrayRef<int64_t> kernel, ArrayRef<int64_t> stride,
+                ArrayRef<int64_t> padding, bool ceilMode,
+                bool countIncludePad, std::optional<int64_t> divisorOverride);
+  /// adaptive_avg_pool: per dim, a reshape and a mean where the size
+  /// divides, else PyTorch's windows [floor(i n / o), ceil((i + 1) n / o)).
+  Value adaptiveAvgPool(Value x, ArrayRef<int64_t> outputSize);
+
   // Model-level composites -------------------------------------------------------
   Value layerNorm(Value x, ArrayRef<int64_t> normalizedShape, Value weight,
                   Value bias, double eps);

@@ -1,9 +1,10 @@
-//===- AtenConv.cpp - aten convolution operators --------------------------===//
+//===- AtenConv.cpp - aten convolution and pooling operators --------------===//
 //
-// The aten operators of one family (convolution): a handler each, named in
-// the table at the end of the file, which importAten dispatches on
-// (TorchScriptImporter.cpp). Every form becomes one trace.convolution
-// (TensorBuilder::convolution), plus an add for the bias.
+// The aten operators of one family (convolution and pooling): a handler
+// each, named in the table at the end of the file, which importAten
+// dispatches on (TorchScriptImporter.cpp). Every convolution becomes one
+// trace.convolution (TensorBuilder::convolution), plus an add for the
+// bias; pooling is composed of trace ops (TensorBuilder::maxPool, ...).
 //
 //===----------------------------------------------------------------------===//
 
@@ -82,6 +83,51 @@ void Importer::atenConvolution(jit::Node *node, StringRef name) {
                                         groups));
 }
 
+/// The spatial dims of a pooling op from its name: max_pool2d has 2.
+static int64_t poolSpatialDims(StringRef name) {
+  return name.drop_back().back() - '0';
+}
+
+/// aten::max_pool1d/2d/3d.
+void Importer::atenMaxPool(jit::Node *node, StringRef name) {
+  int64_t spatial = poolSpatialDims(name);
+  Value v = self(node);
+  std::vector<int64_t> kernel = spatialListArg(node, "kernel_size", spatial);
+  std::vector<int64_t> stride = intListArg(node, "stride");
+  if (!stride.empty())
+    stride = spatialListArg(node, "stride", spatial);
+  std::vector<int64_t> padding = spatialListArg(node, "padding", spatial);
+  std::vector<int64_t> dilation = spatialListArg(node, "dilation", spatial);
+  return setResult(node, tb.maxPool(v, kernel, stride, padding, dilation,
+                                    boolArg(node, "ceil_mode")));
+}
+
+/// aten::avg_pool1d/2d/3d.
+void Importer::atenAvgPool(jit::Node *node, StringRef name) {
+  int64_t spatial = poolSpatialDims(name);
+  Value v = self(node);
+  std::vector<int64_t> kernel = spatialListArg(node, "kernel_size", spatial);
+  std::vector<int64_t> stride = intListArg(node, "stride");
+  if (!stride.empty())
+    stride = spatialListArg(node, "stride", spatial);
+  std::vector<int64_t> padding = spatialListArg(node, "padding", spatial);
+  std::optional<int64_t> divisor;
+  if (hasInput(node, "divisor_override"))
+    divisor = optIntArg(node, "divisor_override");
+  return setResult(node, tb.avgPool(v, kernel, stride, padding,
+                                    boolArg(node, "ceil_mode"),
+                                    boolArg(node, "count_include_pad"),
+                                    divisor));
+}
+
+/// aten::adaptive_avg_pool1d/2d/3d, aten::_adaptive_avg_pool2d/3d.
+void Importer::atenAdaptiveAvgPool(jit::Node *node, StringRef name) {
+  int64_t spatial = poolSpatialDims(name);
+  Value v = self(node);
+  std::vector<int64_t> size = spatialListArg(node, "output_size", spatial);
+  return setResult(node, tb.adaptiveAvgPool(v, size));
+}
+
 ArrayRef<Importer::AtenEntry> Importer::convAtenOps() {
   static const AtenEntry entries[] = {
       {"_convolution", &Importer::atenConvolution},
@@ -93,6 +139,17 @@ ArrayRef<Importer::AtenEntry> Importer::convAtenOps() {
       {"conv_transpose1d", &Importer::atenConvolution},
       {"conv_transpose2d", &Importer::atenConvolution},
       {"conv_transpose3d", &Importer::atenConvolution},
+      {"max_pool1d", &Importer::atenMaxPool},
+      {"max_pool2d", &Importer::atenMaxPool},
+      {"max_pool3d", &Importer::atenMaxPool},
+      {"avg_pool1d", &Importer::atenAvgPool},
+      {"avg_pool2d", &Importer::atenAvgPool},
+      {"avg_pool3d", &Importer::atenAvgPool},
+      {"adaptive_avg_pool1d", &Importer::atenAdaptiveAvgPool},
+      {"adaptive_avg_pool2d", &Importer::atenAdaptiveAvgPool},
+      {"adaptive_avg_pool3d", &Importer::atenAdaptiveAvgPool},
+      {"_adaptive_avg_pool2d", &Importer::atenAdaptiveAvgPool},
+      {"_adaptive_avg_pool3d", &Importer::atenAdaptiveAvgPool},
   };
   return entries;
 }

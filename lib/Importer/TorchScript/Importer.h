@@ -237,6 +237,9 @@ private:
   std::vector<int64_t> spatialListArg(jit::Node *node, const char *name,
                                       int64_t spatial);
   void atenConvolution(jit::Node *node, StringRef name);
+  void atenMaxPool(jit::Node *node, StringRef name);
+  void atenAvgPool(jit::Node *node, StringRef name);
+  void atenAdaptiveAvgPool(jit::Node *node, StringRef name);
   bool isCheckpointModule(const jit::Module &m, const std::string &path);
 
   // torch.utils.checkpoint calls (CheckpointCalls.h) -------------------------
