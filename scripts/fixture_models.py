@@ -361,6 +361,13 @@ op("layer_norm", lambda m, x: m.ln(x), {"ln": lambda: nn.LayerNorm(16)},
    x=randn(2, 4, 16))
 op("layer_norm_noaffine", lambda m, x: F.layer_norm(x, (16,)),
    x=randn(2, 4, 16))
+op("batch_norm_train", lambda m, x: m.bn(x), {"bn": lambda: nn.BatchNorm2d(3)},
+   x=randn(2, 3, 2, 2))
+op("batch_norm_eval", lambda m, x: m.bn(x), {"bn": lambda: nn.BatchNorm1d(3)},
+   train=False, x=randn(4, 3))
+op("group_norm", lambda m, x: m.gn(x), {"gn": lambda: nn.GroupNorm(2, 4)},
+   x=randn(2, 4, 3))
+op("instance_norm", lambda m, x: F.instance_norm(x), x=randn(2, 3, 4))
 op("dropout_train", lambda m, x: m.drop(x), {"drop": lambda: nn.Dropout(0.1)},
    x=randn(4, 8))
 op("dropout_eval", lambda m, x: m.drop(x), {"drop": lambda: nn.Dropout(0.1)},

@@ -1294,6 +1294,105 @@ Value TensorBuilder::layerNorm(Value x, ArrayRef<int64_t> normalizedShape,
   return y;
 }
 
+/// `v` [C] as [C, 1, ...] for `rank`-D tensors [N, C, ...]: a per-channel
+/// operand.
+static Value perChannel(TensorBuilder &tb, Value v, int64_t rank) {
+  SmallVector<int64_t> shape(rank - 1, 1);
+  shape[0] = TensorBuilder::typeOf(v).getDimSize(0);
+  return tb.reshape(v, shape);
+}
+
+TensorBuilder::BatchNorm
+TensorBuilder::batchNorm(Value x, Value weight, Value bias, Value runningMean,
+                         Value runningVar, bool training, double momentum,
+                         double eps) {
+  RankedTensorType type = typeOf(x);
+  int64_t rank = type.getRank();
+  if (rank < 2)
+    return {error("batch_norm: needs an input [N, C, ...], got " +
+                  shapeString(type.getShape())), {}, {}};
+  int64_t channels = type.getDimSize(1);
+  for (Value v : {weight, bias, runningMean, runningVar})
+    if (v && (typeOf(v).getRank() != 1 || typeOf(v).getDimSize(0) != channels))
+      return {error("batch_norm: weight, bias and running statistics must "
+                    "have shape [" + Twine(channels) + "], got " +
+                    shapeString(typeOf(v).getShape())), {}, {}};
+  if (!training && (!runningMean || !runningVar))
+    return {error("batch_norm: eval mode needs running_mean and "
+                  "running_var"), {}, {}};
+  x = convert(x, floatTypeFor(type.getElementType()));
+  SmallVector<int64_t> dims = {0};
+  for (int64_t d = 2; d < rank; ++d)
+    dims.push_back(d);
+  BatchNorm result;
+  Value centered, rstd;
+  if (training) {
+    Value mu = mean(x, dims, /*keepdim=*/true);
+    centered = binary(Binary::Sub, x, mu);
+    Value squares = binary(Binary::Mul, centered, centered);
+    Value var = mean(squares, dims, /*keepdim=*/true);
+    Value shifted = binary(Binary::Add, var, Scalar::ofFloat(eps));
+    rstd = unary(Unary::Rsqrt, shifted);
+    if (runningMean && runningVar) {
+      // running = (1 - momentum) running + momentum batch, the variance
+      // unbiased (n / (n - 1)), as PyTorch's kernels update them.
+      int64_t n = type.getNumElements() / channels;
+      Value batchMean = reshape(mu, {channels});
+      Value batchVar = reshape(var, {channels});
+      Value unbiased = binary(Binary::Mul, batchVar,
+                              Scalar::ofFloat(n > 1 ? double(n) / (n - 1)
+                                                    : 1.0));
+      Value keptMean = binary(Binary::Mul, runningMean,
+                              Scalar::ofFloat(1.0 - momentum));
+      Value newMean = binary(Binary::Mul, batchMean, Scalar::ofFloat(momentum));
+      result.runningMean = binary(Binary::Add, keptMean, newMean);
+      Value keptVar = binary(Binary::Mul, runningVar,
+                             Scalar::ofFloat(1.0 - momentum));
+      Value newVar = binary(Binary::Mul, unbiased, Scalar::ofFloat(momentum));
+      result.runningVar = binary(Binary::Add, keptVar, newVar);
+    }
+  } else {
+    Value mu = perChannel(*this, runningMean, rank);
+    centered = binary(Binary::Sub, x, mu);
+    Value var = perChannel(*this, runningVar, rank);
+    Value shifted = binary(Binary::Add, var, Scalar::ofFloat(eps));
+    rstd = unary(Unary::Rsqrt, shifted);
+  }
+  Value y = binary(Binary::Mul, centered, rstd);
+  if (y && weight)
+    y = binary(Binary::Mul, y, perChannel(*this, weight, rank));
+  if (y && bias)
+    y = binary(Binary::Add, y, perChannel(*this, bias, rank));
+  result.output = y;
+  return result;
+}
+
+Value TensorBuilder::groupNorm(Value x, int64_t groups, Value weight,
+                               Value bias, double eps) {
+  RankedTensorType type = typeOf(x);
+  int64_t rank = type.getRank();
+  if (rank < 2 || groups < 1 || type.getDimSize(1) % groups != 0)
+    return error("group_norm: " + Twine(groups) + " groups do not divide the "
+                 "channels of the input " + shapeString(type.getShape()));
+  int64_t batch = type.getDimSize(0);
+  int64_t perGroup = type.getNumElements() / (batch * groups);
+  Value grouped = reshape(x, {batch, groups, perGroup});
+  grouped = convert(grouped, floatTypeFor(type.getElementType()));
+  Value mu = mean(grouped, {2}, /*keepdim=*/true);
+  Value centered = binary(Binary::Sub, grouped, mu);
+  Value squares = binary(Binary::Mul, centered, centered);
+  Value var = mean(squares, {2}, /*keepdim=*/true);
+  Value shifted = binary(Binary::Add, var, Scalar::ofFloat(eps));
+  Value rstd = unary(Unary::Rsqrt, shifted);
+  Value normalized = binary(Binary::Mul, centered, rstd);
+  Value y = reshape(normalized, type.getShape());
+  if (y && weight)
+    y = binary(Binary::Mul, y, perChannel(*this, weight, rank));
+  if (y && bias)
+    y = binary(Binary::Add, y, perChannel(*this, bias, rank));
+  return y;
+}
+
 Value TensorBuilder::oneHot(Value indices, int64_t classes, Type element) {
   RankedTensorType type = typeOf(indices);
   if (!isa<IntegerType>(type.getElementType()) ||

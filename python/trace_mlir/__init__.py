@@ -19,6 +19,11 @@ results into tensors allocated here; its temporaries are its own. The
 interface (argument order, shapes, dtypes) comes from the NAME.json
 trace-compile writes next to the library's header.
 
+Buffers the forward updates (batch_norm's running statistics and
+num_batches_tracked, in training mode) come back as results of
+`forward_fwd` marked `buffer_update` and are copied into the module's
+buffers after each forward, as eager's in-place updates leave them.
+
 Limits of this version: CPU only (target="cuda" raises); the model's
 forward returns tensors (the first is usually the loss). eval() switches
 to a step compiled from the module in eval mode (dropout off),
@@ -117,7 +122,14 @@ class _Library:
             self.functions[fn["function"].rsplit("_", 1)[-1]] = (symbol,
                                                                  slots)
         fwd = self.functions["fwd"][1]
-        self.results = [n for d, n, _, _, _ in fwd if d == "out"]
+        # The buffers fwd updates (batch_norm's running statistics): their
+        # new values are results, written back into the module's buffers.
+        fwd_slots = next(fn["slots"] for fn in interface["functions"]
+                         if fn["function"].endswith("_fwd"))
+        self.buffer_updates = [s["name"] for s in fwd_slots
+                               if s.get("buffer_update")]
+        self.results = [n for d, n, _, _, _ in fwd
+                        if d == "out" and n not in self.buffer_updates]
         # The saved values go from fwd's results to bwd's arguments in one
         # order, by position: two ops of one submodule may save values of
         # one name. The library allocates them (fwd writes their pointers)
@@ -218,9 +230,17 @@ class _Saved:
                 self.library.release(item)
 
 
-def _results(library, outs):
-    results = tuple(t for name, t in outs)
-    return results if len(results) > 1 else results[0]
+def _results(library, outs, buffers):
+    """The module's results among fwd's `outs`; the buffer updates among
+    them are copied into `buffers` (name -> the module's tensor)."""
+    results = []
+    for name, t in outs:
+        if name in library.buffer_updates:
+            with torch.no_grad():
+                buffers[name].copy_(t)
+        else:
+            results.append(t)
+    return tuple(results) if len(results) > 1 else results[0]
 
 
 class _Step(torch.autograd.Function):
@@ -229,17 +249,19 @@ class _Step(torch.autograd.Function):
     `grad_names` names them as the library's arguments."""
 
     @staticmethod
-    def forward(ctx, library, values, grad_names, *grad_tensors):
+    def forward(ctx, library, values, buffers, grad_names, *grad_tensors):
         outs, saved = library.call("fwd", values)
         ctx.library = library
         ctx.grad_names = grad_names
         ctx.saved = saved
+        results = _results(library, outs, buffers)
         # forward_bwd reads the weights and inputs it needs from the
         # tensors forward_fwd read (not copies): they must not change in
-        # between, as autograd's saved tensors must not.
+        # between, as autograd's saved tensors must not (the buffers this
+        # step updated have just changed, by the step itself).
         ctx.values = values
         ctx.versions = {name: t._version for name, t in values.items()}
-        return _results(library, outs)
+        return results
 
     @staticmethod
     @once_differentiable
@@ -261,7 +283,7 @@ class _Step(torch.autograd.Function):
                       for name, cot in zip(ctx.library.results, cotangents))
         grads = dict(ctx.library.call("bwd", values, ctx.saved)[0])
         ctx.saved = ctx.values = None  # the saved values die with the step
-        return (None, None, None) + tuple(
+        return (None, None, None, None) + tuple(
             grads.get(f"grad.{name}") for name in ctx.grad_names)
 
 
@@ -320,12 +342,18 @@ class CompiledModule(torch.nn.Module):
     def _compile(self, inputs, training):
         was_training = self.module.training
         self.module.train(training)
+        # Tracing runs the module once: its buffer updates (batch_norm's
+        # running statistics) are undone, so that compiling is not a step.
+        buffers = [(b, b.clone()) for b in self.module.buffers()]
         try:
             with torch.no_grad():
                 traced = torch.jit.trace(self.module, inputs,
                                          check_trace=False)
         finally:
             self.module.train(was_training)
+            with torch.no_grad():
+                for b, before in buffers:
+                    b.copy_(before)
         names = _input_names(traced)
         shapes = []
         for name, t in zip(names, inputs):
@@ -402,9 +430,10 @@ class CompiledModule(torch.nn.Module):
                        if t.requires_grad and n in fwd_inputs]
         if not torch.is_grad_enabled() or not grad_names:
             # The forward only: its saved values are freed at once.
-            return _results(library, library.call("fwd", values)[0])
+            return _results(library, library.call("fwd", values)[0], buffers)
         grad_tensors = [values[n] for n in grad_names]
-        return _Step.apply(library, values, grad_names, *grad_tensors)
+        return _Step.apply(library, values, buffers, grad_names,
+                           *grad_tensors)
 
 
 def compile(module, example_inputs, remat="min-cut", target="cpu",

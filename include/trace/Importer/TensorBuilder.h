@@ -214,6 +214,20 @@ public:
   // Model-level composites -------------------------------------------------------
   Value layerNorm(Value x, ArrayRef<int64_t> normalizedShape, Value weight,
                   Value bias, double eps);
+  /// batch_norm over every dim but 1 of `x` [N, C, ...]. In training, with
+  /// the batch's statistics; the running ones (null if not tracked) then
+  /// come back updated, PyTorch's way (the unbiased variance, weighted by
+  /// `momentum`). In eval, with the running statistics.
+  struct BatchNorm {
+    Value output, runningMean, runningVar;
+  };
+  BatchNorm batchNorm(Value x, Value weight, Value bias, Value runningMean,
+                      Value runningVar, bool training, double momentum,
+                      double eps);
+  /// group_norm: `x` [N, C, ...] normalized over each group of C / groups
+  /// channels and the spatial dims, then a per-channel affine.
+  Value groupNorm(Value x, int64_t groups, Value weight, Value bias,
+                  double eps);
   /// weight[indices] as a one-hot product: [..., V] x [V, D].
   Value embedding(Value weight, Value indices);
   /// reduction: 0 none, 1 mean, 2 sum (torch's Reduction enum).

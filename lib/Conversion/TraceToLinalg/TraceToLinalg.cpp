@@ -1168,8 +1168,10 @@ private:
     int64_t numDims = colsShape.size();
     auto dim = [&](int64_t d) { return getAffineDimExpr(d, ctx); };
     SmallVector<AffineExpr> inExprs = {dim(2 + spatial), dim(0), dim(1)};
-    for (int64_t d = 0; d < spatial; ++d)
-      inExprs.push_back(windowIndex(op, d, dim(3 + spatial + d), dim(2 + d)));
+    for (int64_t d = 0; d < spatial; ++d) {
+      AffineExpr i = dim(3 + spatial + d), k = dim(2 + d);
+      inExprs.push_back(windowIndex(op, d, i, k));
+    }
     auto colsType = RankedTensorType::get(colsShape, elementType);
     SmallVector<AffineMap> maps = {AffineMap::get(numDims, 0, inExprs, ctx),
                                    rewriter.getMultiDimIdentityMap(numDims)};

@@ -53,6 +53,60 @@ void Importer::atenLayerNorm(jit::Node *node, StringRef name) {
                                       floatArg(node, "eps")));
 }
 
+/// aten::batch_norm. In training, the running statistics (module buffers)
+/// come back updated as results of the function (Importer::updateBuffer).
+void Importer::atenBatchNorm(jit::Node *node, StringRef name) {
+  Value input = tensorArg(node, "input");
+  Value weight = optTensorArg(node, "weight");
+  Value bias = optTensorArg(node, "bias");
+  Value meanBuffer = bufferArg(node, "running_mean");
+  Value varBuffer = bufferArg(node, "running_var");
+  Value runningMean = optTensorArg(node, "running_mean");
+  Value runningVar = optTensorArg(node, "running_var");
+  bool training = boolArg(node, "training");
+  if (training && (runningMean || runningVar) &&
+      (!meanBuffer || !varBuffer))
+    fail("aten::batch_norm: in training, running_mean and running_var must "
+         "be module buffers (they are updated in place)");
+  // A second batch_norm on the same statistics sees the first's update.
+  if (meanBuffer)
+    runningMean = use(currentBuffer(meanBuffer));
+  if (varBuffer)
+    runningVar = use(currentBuffer(varBuffer));
+  TensorBuilder::BatchNorm result =
+      tb.batchNorm(input, weight, bias, runningMean, runningVar, training,
+                   floatArg(node, "momentum"), floatArg(node, "eps"));
+  setResult(node, result.output);
+  if (result.runningMean) {
+    updateBuffer(node, meanBuffer, result.runningMean);
+    updateBuffer(node, varBuffer, result.runningVar);
+  }
+}
+
+/// aten::group_norm.
+void Importer::atenGroupNorm(jit::Node *node, StringRef name) {
+  Value input = tensorArg(node, "input");
+  Value weight = optTensorArg(node, "weight");
+  Value bias = optTensorArg(node, "bias");
+  return setResult(node, tb.groupNorm(input, intArg(node, "num_groups"),
+                                      weight, bias, floatArg(node, "eps")));
+}
+
+/// aten::instance_norm: batch statistics per (sample, channel), which is
+/// group_norm with a group per channel; running statistics are not kept.
+void Importer::atenInstanceNorm(jit::Node *node, StringRef name) {
+  Value input = tensorArg(node, "input");
+  Value weight = optTensorArg(node, "weight");
+  Value bias = optTensorArg(node, "bias");
+  if (!boolArg(node, "use_input_stats") ||
+      optTensorArg(node, "running_mean"))
+    fail("aten::instance_norm: only batch statistics without running ones "
+         "(nn.InstanceNorm's default track_running_stats=False)");
+  int64_t channels = TensorBuilder::typeOf(input).getDimSize(1);
+  return setResult(node, tb.groupNorm(input, channels, weight, bias,
+                                      floatArg(node, "eps")));
+}
+
 /// aten::linear.
 void Importer::atenLinear(jit::Node *node, StringRef name) {
   Value input = tensorArg(node, "input");
@@ -182,6 +236,9 @@ ArrayRef<Importer::AtenEntry> Importer::nnAtenOps() {
       {"_softmax", &Importer::atenSoftmax},
       {"_log_softmax", &Importer::atenSoftmax},
       {"layer_norm", &Importer::atenLayerNorm},
+      {"batch_norm", &Importer::atenBatchNorm},
+      {"group_norm", &Importer::atenGroupNorm},
+      {"instance_norm", &Importer::atenInstanceNorm},
       {"linear", &Importer::atenLinear},
       {"matmul", &Importer::atenMatmul},
       {"mm", &Importer::atenMatmul},

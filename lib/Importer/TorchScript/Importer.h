@@ -237,10 +237,25 @@ private:
   std::vector<int64_t> spatialListArg(jit::Node *node, const char *name,
                                       int64_t spatial);
   void atenConvolution(jit::Node *node, StringRef name);
+  void atenBatchNorm(jit::Node *node, StringRef name);
+  void atenGroupNorm(jit::Node *node, StringRef name);
+  void atenInstanceNorm(jit::Node *node, StringRef name);
   void atenMaxPool(jit::Node *node, StringRef name);
   void atenAvgPool(jit::Node *node, StringRef name);
   void atenAdaptiveAvgPool(jit::Node *node, StringRef name);
   bool isCheckpointModule(const jit::Module &m, const std::string &path);
+
+  // Buffer mutations ----------------------------------------------------------
+  /// The buffer argument the node's input `name` is, else null.
+  Value bufferArg(const jit::Node *node, const char *name);
+  /// The buffer's value now: its last update, else the argument.
+  Value currentBuffer(Value buffer) {
+    Value updated = bufferUpdates.lookup(buffer);
+    return updated ? updated : buffer;
+  }
+  /// Records `updated` as `buffer`'s new value (a result of the function,
+  /// role buffer_update); fails inside a checkpoint region.
+  void updateBuffer(const jit::Node *node, Value buffer, Value updated);
 
   // torch.utils.checkpoint calls (CheckpointCalls.h) -------------------------
   /// The checkpoint calls `node` ran under, from its recorded stack.
@@ -270,6 +285,8 @@ private:
   Scope *scope = nullptr;
   Value seed;
   llvm::DenseMap<const c10::TensorImpl *, Value> parameterArgs;
+  llvm::DenseMap<Value, std::string> bufferNames; // buffer argument -> name
+  llvm::MapVector<Value, Value> bufferUpdates;    // buffer argument -> value
   llvm::DenseMap<const jit::Value *, TSValue> env;
   std::vector<std::string> callStack; // for recursion checks
   std::string currentPath;            // module of the node being imported

@@ -254,6 +254,27 @@ Value Importer::capture(Scope *s, Value v) {
 
 Value Importer::use(Value v) { return capture(scope, v); }
 
+Value Importer::bufferArg(const jit::Node *node, const char *name) {
+  if (!hasInput(node, name))
+    return Value();
+  const TSValue &v = lookup(input(node, name));
+  if (v.kind != TSValue::Kind::Tensor || !bufferNames.count(v.tensor))
+    return Value();
+  return v.tensor;
+}
+
+void Importer::updateBuffer(const jit::Node *node, Value buffer,
+                            Value updated) {
+  // A region's values cannot leave it but through its results, and
+  // PyTorch updates the buffer again when it recomputes a checkpoint.
+  if (scope && scope->parent)
+    fail(describe(node) + " updates buffer '" + bufferNames.lookup(buffer) +
+         "' inside a checkpoint region, which PyTorch updates again when it "
+         "recomputes the region: not supported (keep the layer outside the "
+         "checkpoint, or put the model in eval mode)");
+  bufferUpdates[buffer] = updated;
+}
+
 Value Importer::getSeed() {
   if (!seed) {
     seed = entry->addArgument(RankedTensorType::get({}, builder.getI64Type()),
@@ -937,13 +958,20 @@ void Importer::importAten(jit::Node *node) {
   // import as the operator they are a variant of. Other mutations (copy_,
   // fill_, index_put_) have no out-of-place operator here and stay
   // unsupported.
+  // A module buffer written in place (num_batches_tracked.add_(1)) outlives
+  // the graph: its new value is a result of the function.
   if (schema && !schema->arguments().empty() &&
       schema->arguments()[0].alias_info() &&
       schema->arguments()[0].alias_info()->isWrite() && name.size() > 1 &&
       name.back() == '_' && name[name.size() - 2] != '_') {
     std::string base = name.substr(0, name.size() - 1);
-    if (AtenHandler h = handler(base))
-      return (this->*h)(node, base);
+    if (AtenHandler h = handler(base)) {
+      Value buffer = bufferArg(node, schema->arguments()[0].name().c_str());
+      (this->*h)(node, base);
+      if (buffer)
+        updateBuffer(node, buffer, lookup(node->output()).tensor);
+      return;
+    }
   }
   fail("unsupported op " + describe(node));
 }
@@ -1054,8 +1082,13 @@ OwningOpRef<ModuleOp> Importer::run(jit::Module &root, StringRef path) {
   };
   for (const auto &p : root.named_parameters(/*recurse=*/true))
     addTensorArg(p.name, p.value, "parameter");
-  for (const auto &p : root.named_buffers(/*recurse=*/true))
+  for (const auto &p : root.named_buffers(/*recurse=*/true)) {
     addTensorArg(p.name, p.value, "buffer");
+    Value arg = parameterArgs.lookup(p.value.unsafeGetTensorImpl());
+    bufferNames.try_emplace(arg, cast<StringAttr>(argAttrs.back().get(
+                                     TraceDialect::kNameAttrName))
+                                     .str());
+  }
 
   std::vector<TSValue> results;
   try {
@@ -1082,6 +1115,10 @@ OwningOpRef<ModuleOp> Importer::run(jit::Module &root, StringRef path) {
   for (const TSValue &r : results)
     if (!flatten(r))
       return nullptr;
+  // The buffers the graph wrote, after its results.
+  size_t numResults = returned.size();
+  for (auto [buffer, updated] : bufferUpdates)
+    returned.push_back(updated);
   func::ReturnOp::create(builder, fileLoc, returned);
 
   SmallVector<Type> argTypes(entry->getArgumentTypes());
@@ -1090,6 +1127,16 @@ OwningOpRef<ModuleOp> Importer::run(jit::Module &root, StringRef path) {
   auto func = func::FuncOp::create(builder, fileLoc, "forward", fnType);
   func.getBody().push_back(body.release());
   func.setAllArgAttrs(argAttrs);
+  for (auto [i, update] : llvm::enumerate(bufferUpdates))
+    func.setResultAttrs(
+        numResults + i,
+        builder.getDictionaryAttr(
+            {builder.getNamedAttr(TraceDialect::kNameAttrName,
+                                  builder.getStringAttr(
+                                      bufferNames.lookup(update.first))),
+             builder.getNamedAttr(
+                 TraceDialect::kRoleAttrName,
+                 builder.getStringAttr(TraceDialect::kBufferUpdateRole))}));
   if (!debugInfoError.empty())
     emitWarning(fileLoc)
         << "'" << path
@@ -1116,6 +1163,20 @@ OwningOpRef<ModuleOp> Importer::run(jit::Module &root, StringRef path) {
   }
   if (options.checkpointCalls)
     callRegions.form(func, options.reportCheckpointCalls);
+  // A torch.utils.checkpoint call around a buffer's update: PyTorch updates
+  // it again when it recomputes the call, which a result cannot say.
+  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  for (auto [i, update] : llvm::enumerate(bufferUpdates))
+    if (auto region =
+            ret.getOperand(numResults + i).getDefiningOp<CheckpointOp>()) {
+      emitError(region.getLoc())
+          << "buffer '" << bufferNames.lookup(update.first)
+          << "' is updated inside a torch.utils.checkpoint call, which "
+             "PyTorch updates again when it recomputes the call: not "
+             "supported (keep the layer outside the checkpoint, or put the "
+             "model in eval mode)";
+      return nullptr;
+    }
   if (failed(verify(*module)))
     return nullptr;
   return module;

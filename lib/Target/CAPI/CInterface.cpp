@@ -97,6 +97,10 @@ LogicalResult collectSlots(func::FuncOp func, bool results,
     for (int n = 2; !used.insert(slot.cname).second; ++n)
       slot.cname = base + "_" + std::to_string(n);
     slot.type = tensor;
+    if (results)
+      if (auto role = func.getResultAttrOfType<StringAttr>(
+              i, TraceDialect::kRoleAttrName))
+        slot.bufferUpdate = role.getValue() == TraceDialect::kBufferUpdateRole;
     slots.push_back(std::move(slot));
   }
   return success();
@@ -655,7 +659,9 @@ void capi::printCHeader(raw_ostream &os, const Interface &api,
       os << " *   "
          << (result.ownership == Ownership::Saved ? "saved   " : "out     ")
          << result.cname << ": " << shapeText(result.type) << "  ("
-         << result.name << ")\n";
+         << result.name
+         << (result.bufferUpdate ? "; the buffer's new value" : "")
+         << ")\n";
     os << " */\n";
     printDeclaration(os, fn);
     os << ";\n\n";
@@ -678,6 +684,8 @@ void capi::printJSONInterface(raw_ostream &os, const Interface &api) {
       json.attribute("dtype", element);
       if (s.saved)
         json.attribute("saved", true);
+      if (s.bufferUpdate)
+        json.attribute("buffer_update", true);
     });
   };
   json.object([&] {

@@ -62,6 +62,10 @@ struct Slot {
   /// A value @f_fwd saves for @f_bwd (a result of the one, an argument of
   /// the other), whoever owns it.
   bool saved = false;
+  /// A result that is the new value of a module buffer (trace.role =
+  /// "buffer_update", batch_norm's running statistics): the caller writes
+  /// it back.
+  bool bufferUpdate = false;
   Ownership ownership = Ownership::Caller;
 };
 

@@ -58,3 +58,28 @@ func.func @opaque(%x: tensor<4xf32>) -> tensor<4xf32> {
   %y = "foo.bar"(%x) : (tensor<4xf32>) -> tensor<4xf32>
   return %y : tensor<4xf32>
 }
+
+// -----
+
+// A result with trace.role = "buffer_update" (a batch norm's running mean,
+// the importer's contract) is state, not something the loss depends on: it
+// gets no cotangent, so only the loss has one, and @f_fwd returns it with
+// the loss, its attributes kept.
+// CHECK-LABEL: func.func @running_stats_grad(
+// CHECK-SAME: %{{[^:]*}}: tensor<4x3xf32> {trace.name = "x"}, %{{[^:]*}}: tensor<3xf32> {trace.name = "bn.running_mean", trace.role = "buffer"}, %[[COT:[^:]*]]: tensor<f32> {trace.name = "cot.loss"})
+// CHECK-SAME: -> (tensor<f32> {trace.name = "loss"}, tensor<3xf32> {trace.name = "bn.running_mean", trace.role = "buffer_update"}, tensor<4x3xf32> {trace.name = "grad.x"}, tensor<3xf32> {trace.name = "grad.bn.running_mean"})
+// CHECK-LABEL: func.func @running_stats_fwd(
+// CHECK-SAME: -> (tensor<f32> {trace.name = "loss"}, tensor<3xf32> {trace.name = "bn.running_mean", trace.role = "buffer_update"}
+// CHECK-LABEL: func.func @running_stats_bwd(
+// CHECK-NOT:  cot.bn.running_mean
+// CHECK:      return
+func.func @running_stats(%x: tensor<4x3xf32> {trace.name = "x"},
+                         %rm: tensor<3xf32> {trace.name = "bn.running_mean", trace.role = "buffer"})
+    -> (tensor<f32> {trace.name = "loss"},
+        tensor<3xf32> {trace.name = "bn.running_mean", trace.role = "buffer_update"}) {
+  %s = trace.reduce_sum %x dims = [0] : tensor<4x3xf32> -> tensor<3xf32>
+  %u = trace.add %rm, %s : tensor<3xf32>
+  %sq = trace.mul %x, %x : tensor<4x3xf32>
+  %l = trace.reduce_sum %sq dims = [0, 1] : tensor<4x3xf32> -> tensor<f32>
+  return %l, %u : tensor<f32>, tensor<3xf32>
+}

@@ -54,6 +54,15 @@ def Trace_Dialect : Dialect {
     /// keeps it.
     static constexpr ::llvm::StringLiteral kDonatedAttrName =
         "trace.donated";
+    /// What an imported function's argument or result is (the import
+    /// contract): arguments "parameter" or "buffer" (after the inputs);
+    /// a result "buffer_update" is the new value of the buffer its
+    /// trace.name names (batch_norm's running statistics, a counter's
+    /// add_), which a training step writes back. Such results get no
+    /// cotangent.
+    static constexpr ::llvm::StringLiteral kRoleAttrName = "trace.role";
+    static constexpr ::llvm::StringLiteral kBufferUpdateRole =
+        "buffer_update";
 
   private:
     /// Defined in TraceAttrs.cpp, where the attribute storage classes are.

@@ -1,0 +1,181 @@
+"""Normalizations with state against PyTorch eager
+(test/Python/norm_training.test).
+
+batch_norm in training mode updates the module's running_mean,
+running_var and num_batches_tracked; the compiled step returns their new
+values (results marked buffer_update) and trace_mlir writes them back.
+Checked here, each against an eager copy of the model:
+
+* a CNN (conv, BatchNorm2d, relu, conv, BatchNorm2d, adaptive average
+  pool, linear, cross-entropy) and an MLP with BatchNorm1d, 5 SGD steps:
+  the loss at every step and every gradient equal eager's (rtol 1e-4,
+  atol 1e-5), and so do the running statistics and the step counter
+  after each step; then eval(): the output equals eager's eval output
+  (the running statistics in use);
+* BatchNorm2d without affine or running statistics, GroupNorm,
+  InstanceNorm2d: loss and gradients;
+* a BatchNorm inside checkpoint_wrapper or torch.utils.checkpoint in
+  training mode: a TraceMLIRError naming the buffer (PyTorch updates it
+  again when it recomputes the region, which one result cannot say).
+
+Prints one PASS or FAIL line per check and exits 1 on a failure.
+"""
+
+import copy
+import os
+import sys
+import tempfile
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+import torch.utils.checkpoint as cp
+from torch.distributed.algorithms._checkpoint.checkpoint_wrapper import (
+    CheckpointImpl, checkpoint_wrapper)
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import trace_mlir  # noqa: E402
+from checks import check, summary  # noqa: E402
+
+RTOL, ATOL = 1e-4, 1e-5
+
+
+class CNN(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 8, 3, padding=1)
+        self.bn1 = nn.BatchNorm2d(8)
+        self.conv2 = nn.Conv2d(8, 8, 3, stride=2, padding=1, bias=False)
+        self.bn2 = nn.BatchNorm2d(8, momentum=0.3)
+        self.head = nn.Linear(8, 5)
+
+    def forward(self, x, target):
+        h = F.relu(self.bn1(self.conv1(x)))
+        h = F.relu(self.bn2(self.conv2(h)))
+        h = F.adaptive_avg_pool2d(h, 1).flatten(1)
+        return F.cross_entropy(self.head(h), target)
+
+
+class MLP(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(6, 16)
+        self.bn = nn.BatchNorm1d(16)
+        self.fc2 = nn.Linear(16, 3)
+
+    def forward(self, x, target):
+        return F.cross_entropy(self.fc2(F.relu(self.bn(self.fc1(x)))), target)
+
+
+class Squared(nn.Module):
+    def __init__(self, norm, channels):
+        super().__init__()
+        self.conv = nn.Conv2d(3, channels, 3)
+        self.norm = norm
+
+    def forward(self, x):
+        return (self.norm(self.conv(x)) ** 2 * torch.arange(1.0, 7.0).view(1, 6, 1, 1)).mean()
+
+
+def close(a, b):
+    return a is not None and b is not None and torch.allclose(a, b, rtol=RTOL, atol=ATOL)
+
+
+def train_check(name, make, inputs, cache, steps=5):
+    torch.manual_seed(0)
+    net = make()
+    ref = copy.deepcopy(net)
+    step = trace_mlir.compile(net, inputs, cache_dir=cache)
+    opt = torch.optim.SGD(net.parameters(), lr=0.1)
+    opt_ref = torch.optim.SGD(ref.parameters(), lr=0.1)
+    losses = grads = buffers = True
+    for _ in range(steps):
+        opt.zero_grad()
+        opt_ref.zero_grad()
+        loss = step(*inputs)
+        loss.backward()
+        want = ref(*inputs)
+        want.backward()
+        losses &= close(loss, want)
+        grads &= all(close(p.grad, q.grad) for p, q in
+                     zip(net.parameters(), ref.parameters()))
+        buffers &= all(torch.equal(b, c) if b.dtype == torch.int64 else close(b, c)
+                       for b, c in zip(net.buffers(), ref.buffers()))
+        opt.step()
+        opt_ref.step()
+    check(f"{name}: {steps} SGD steps", losses and grads and buffers,
+          f"losses {'equal' if losses else 'DIFFER'}, gradients "
+          f"{'equal' if grads else 'DIFFER'}, running statistics and "
+          f"counters {'equal' if buffers else 'DIFFER'} "
+          f"({dict(ref.named_buffers())['bn' + ('1' if name == 'cnn' else '') + '.num_batches_tracked'].item()} batches)")
+    step.eval()
+    ref.eval()
+    with torch.no_grad():
+        got, want = step(*inputs), ref(*inputs)
+    check(f"{name}: eval output", close(got, want),
+          f"{got.item():.6g} vs {want.item():.6g}, with the running statistics")
+
+
+def grad_check(name, make, x, cache):
+    torch.manual_seed(0)
+    net = make()
+    ref = copy.deepcopy(net)
+    step = trace_mlir.compile(net, (x,), cache_dir=cache)
+    loss = step(x)
+    loss.backward()
+    want = ref(x)
+    want.backward()
+    ok = close(loss, want) and all(close(p.grad, q.grad) for p, q in
+                                   zip(net.parameters(), ref.parameters()))
+    check(name, ok, f"loss {loss.item():.6g} vs {want.item():.6g}, gradients")
+
+
+class Wrapped(nn.Module):
+    def __init__(self, call):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 3)
+        self.bn = nn.BatchNorm2d(4)
+        self.call = call
+        if not call:
+            # The reentrant wrapper cannot be traced around a module that
+            # updates buffers (PyTorch's tracer fails), so the other one.
+            self.bn = checkpoint_wrapper(self.bn, checkpoint_impl=CheckpointImpl.NO_REENTRANT)
+
+    def forward(self, x):
+        h = self.conv(x)
+        h = cp.checkpoint(self.bn, h, use_reentrant=False) if self.call else self.bn(h)
+        return h.mean()
+
+
+def refused(name, make, x, cache):
+    try:
+        trace_mlir.compile(make(), (x,), cache_dir=cache)
+    except trace_mlir.TraceMLIRError as e:
+        message = str(e)
+        ok = "buffer 'bn." in message and "recomputes" in message
+        check(name, ok, message.splitlines()[0][:200])
+        return
+    check(name, False, "compiled")
+
+
+def main():
+    with tempfile.TemporaryDirectory(prefix="trace_mlir-norm-") as cache:
+        torch.manual_seed(1)
+        x, target = torch.randn(4, 3, 8, 8), torch.tensor([0, 3, 1, 4])
+        train_check("cnn", CNN, (x, target), cache)
+        train_check("mlp", MLP, (torch.randn(8, 6), torch.tensor([0, 1, 2, 0, 1, 2, 0, 1])), cache)
+        x = torch.randn(2, 3, 6, 6)
+        grad_check("batch_norm without affine or running statistics",
+                   lambda: Squared(nn.BatchNorm2d(6, affine=False, track_running_stats=False), 6), x, cache)
+        grad_check("group_norm", lambda: Squared(nn.GroupNorm(3, 6), 6), x, cache)
+        grad_check("instance_norm", lambda: Squared(nn.InstanceNorm2d(6, affine=True), 6), x, cache)
+        refused("batch_norm in checkpoint_wrapper", lambda: Wrapped(False), x, cache)
+        refused("batch_norm in torch.utils.checkpoint", lambda: Wrapped(True), x, cache)
+    return summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
