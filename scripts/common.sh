@@ -13,7 +13,7 @@ TRACE_PACKAGES=(
   cmake ninja-build g++ python3
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   libgtest-dev libopenblas-dev libtorch-dev
-  python3-numpy python3-torch
+  python3-numpy python3-torch python3-torchvision
   valgrind
 )
 

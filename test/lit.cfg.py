@@ -39,6 +39,9 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 config.substitutions.append(("%python", "/usr/bin/python3"))
 if os.system("/usr/bin/python3 -c 'import torch, numpy' > /dev/null 2>&1") == 0:
     config.available_features.add("torch")
+# The model zoo's CNNs and ViT come from Debian's python3-torchvision.
+if os.system("/usr/bin/python3 -c 'import torchvision' > /dev/null 2>&1") == 0:
+    config.available_features.add("torchvision")
 
 # Features detected at configure time: ptxas (the CUDA toolkit) assembles the
 # emitted PTX; a visible GPU gates the tests that execute on it.

@@ -113,10 +113,13 @@ LogicalResult collectSlots(func::FuncOp func, bool results,
 LogicalResult assignOwnership(func::FuncOp primal, Function &fwd,
                               Function &bwd, bool donate) {
   size_t numResults = primal.getNumResults();
-  size_t numCotangents = llvm::count_if(primal.getResultTypes(), [](Type t) {
+  // A cotangent per float result, but for buffer updates (autodiff's rule).
+  size_t numCotangents = 0;
+  for (auto [i, t] : llvm::enumerate(primal.getResultTypes())) {
     auto tensor = dyn_cast<RankedTensorType>(t);
-    return tensor && isa<FloatType>(tensor.getElementType());
-  });
+    numCotangents += tensor && isa<FloatType>(tensor.getElementType()) &&
+                     !TraceDialect::isBufferUpdate(primal, i);
+  }
   if (fwd.results.size() < numResults ||
       bwd.args.size() < numCotangents)
     return primal.emitError() << "@" << fwd.symbol << " and @" << bwd.symbol

@@ -6,6 +6,7 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
 #include "trace/Dialect/Trace/IR/TraceOps.h"
+
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -62,4 +63,9 @@ Operation *TraceDialect::materializeConstant(OpBuilder &builder,
   if (!elements || elements.getType() != type)
     return nullptr;
   return ConstantOp::create(builder, loc, elements);
+}
+
+bool TraceDialect::isBufferUpdate(FunctionOpInterface func, unsigned i) {
+  auto role = func.getResultAttrOfType<StringAttr>(i, kRoleAttrName);
+  return role && role.getValue() == kBufferUpdateRole;
 }

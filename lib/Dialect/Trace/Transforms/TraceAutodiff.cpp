@@ -462,13 +462,8 @@ LogicalResult differentiate(func::FuncOp func, SymbolTable &symbols,
   SmallVector<unsigned> floatResults, floatArgs;
   // A buffer's update (batch_norm's running statistics) is state, not a
   // value the loss depends on: it gets no cotangent.
-  auto isBufferUpdate = [&](unsigned i) {
-    auto role = func.getResultAttrOfType<StringAttr>(
-        i, TraceDialect::kRoleAttrName);
-    return role && role.getValue() == TraceDialect::kBufferUpdateRole;
-  };
   for (auto [i, t] : llvm::enumerate(type.getResults()))
-    if (isFloatTensor(t) && !isBufferUpdate(i)) {
+    if (isFloatTensor(t) && !TraceDialect::isBufferUpdate(func, i)) {
       floatResults.push_back(i);
       argTypes.push_back(t);
     }

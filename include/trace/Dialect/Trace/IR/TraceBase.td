@@ -63,6 +63,8 @@ def Trace_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kRoleAttrName = "trace.role";
     static constexpr ::llvm::StringLiteral kBufferUpdateRole =
         "buffer_update";
+    /// Whether result `i` of `func` is a buffer's update (kRoleAttrName).
+    static bool isBufferUpdate(::mlir::FunctionOpInterface func, unsigned i);
 
   private:
     /// Defined in TraceAttrs.cpp, where the attribute storage classes are.
