@@ -21,9 +21,12 @@ a 24-layer GPT built on the fly from scripts/fixture_models.py (traced
 here, same classes as the fixtures), with and without a checkpoint region
 per block (--checkpoint-modules). The third table times trace-remat, and
 trace-schedule after it (--mlir-timing, one thread, median of 3), on 24-,
-48- and 96-layer GPTs.
+48- and 96-layer GPTs. The model zoo's table (test/Integration/Models) gives
+a row per model: eager's saved bytes, with a checkpoint per block where the
+blocks hold no batch_norm, the min-cut, budget 0.5, and the min-cut with a
+region per block (--zoo-only prints only that table).
 
-    bench/saved_bytes.py [--build build] [--skip-remat] [--skip-timing]
+    bench/saved_bytes.py [--build build] [--skip-remat] [--skip-timing] [--zoo-only]
 """
 
 import argparse
@@ -41,7 +44,9 @@ import torch.utils.checkpoint
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
+sys.path.insert(0, os.path.join(ROOT, "test", "Integration", "Models"))
 import fixture_models  # noqa: E402
+import zoo_models  # noqa: E402
 
 REMARK = re.compile(r"saved for backward by @\w+: (\d+) values, (\d+) bytes "
                     r"\((\d+) of activations, (\d+) of arguments\), (\d+) ops recomputed")
@@ -316,15 +321,76 @@ def print_timing_table(build, workdir):
         print(f"| {layers} | {int(ops):,} | " + " | ".join(cells) + " |")
 
 
+def zoo_eager_saved(name, checkpoint):
+    """Eager's saved bytes for a zoo model (test/Integration/Models), with
+    `checkpoint` each block (zoo_models.BLOCKS) run by the reentrant
+    torch.utils.checkpoint."""
+    module, inputs = zoo_models.build(name)
+    if checkpoint:
+        pattern = re.compile("^(" + zoo_models.BLOCKS[name] + ")$")
+        for path, sub in module.named_modules():
+            if pattern.match(path):
+                # The reentrant checkpoint takes no keyword arguments (the
+                # transformer layers' masks): they go in a closure.
+                def run(*args, forward=sub.forward, **kwargs):
+                    return torch.utils.checkpoint.checkpoint(
+                        lambda *a: forward(*a, **kwargs), *args,
+                        use_reentrant=True)
+                sub.forward = run
+    names = [f"input{i}" for i in range(len(inputs))]
+    return eager_module_saved(module, dict(zip(names, inputs)), checkpoint)
+
+
+def print_zoo_table(build, workdir):
+    """A row per zoo model: eager's saved bytes (and with a checkpoint per
+    block), trace-mlir's min-cut and budget 0.5, and the min-cut with a
+    region per block, from trace-memory-report."""
+    print("\nThe model zoo (test/Integration/Models, f32, training mode): "
+          "activation bytes saved for backward\n")
+    print("| model | eager | eager, checkpoint per block | min-cut | budget 0.5 "
+          "| min-cut, a region per block |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for name in zoo_models.MODELS:
+        pt = os.path.join(workdir, f"zoo_{name}.pt")
+        shapes = zoo_models.trace(name, pt)
+        mlir = os.path.join(workdir, f"zoo_{name}.mlir")
+        subprocess.run([os.path.join(build, "bin", "trace-import"), pt, "-o", mlir,
+                        f"--input-shape={shapes}"], check=True)
+        cells = [f"{zoo_eager_saved(name, False):,}"]
+        blocks = zoo_models.BLOCKS.get(name)
+        cells.append(f"{zoo_eager_saved(name, True):,}" if blocks else
+                     "n/a (batch_norm in the blocks)")
+        for plan in ("", "budget=0.5"):
+            r = memory_report(build, mlir, plan, workdir)
+            cells.append(f"{r['saved']['activation_bytes']:,}")
+        if blocks:
+            regions = os.path.join(workdir, f"zoo_{name}_regions.mlir")
+            subprocess.run([os.path.join(build, "bin", "trace-import"), pt, "-o",
+                            regions, f"--input-shape={shapes}",
+                            f"--checkpoint-modules={blocks}"], check=True)
+            r = memory_report(build, regions, "", workdir)
+            cells.append(f"{r['saved']['activation_bytes']:,}")
+        else:
+            cells.append("n/a")
+        print(f"| {name} | " + " | ".join(cells) + " |", flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--skip-remat", action="store_true")
     parser.add_argument("--skip-timing", action="store_true")
+    parser.add_argument("--zoo-only", action="store_true",
+                        help="only the model zoo's table")
     args = parser.parse_args()
     workdir = os.path.join(args.build, "bench", "saved_bytes")
     os.makedirs(workdir, exist_ok=True)
     torch.manual_seed(0)
+    if args.zoo_only:
+        print(f"Saved for backward, {datetime.date.today()}, PyTorch "
+              f"{torch.__version__}")
+        print_zoo_table(args.build, workdir)
+        return
 
     print(f"Saved for backward, {datetime.date.today()} "
           f"(trace-autodiff vs PyTorch {torch.__version__} eager)\n")
@@ -339,6 +405,7 @@ def main():
               f"{t['recomputed']} | {plain:,} | {ckpt:,} |")
     if not args.skip_remat:
         print_remat_table(args.build, workdir)
+    print_zoo_table(args.build, workdir)
     if not args.skip_timing:
         print_timing_table(args.build, workdir)
 

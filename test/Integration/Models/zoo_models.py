@@ -137,6 +137,29 @@ MODELS = {
 }
 
 
+# A checkpoint region per block (--checkpoint-modules), where the model has
+# blocks that hold no batch_norm (whose buffer updates a region refuses).
+BLOCKS = {
+    "vit": r"model\.encoder\.layers\.encoder_layer_[0-9]+",
+    "transformer_encoder": r"body\.layers\.[0-9]+",
+    "transformer_decoder": r"body\.layers\.[0-9]+",
+    "llama": r"blocks\.[0-9]+",
+}
+
+_DTYPES = {torch.float32: "f32", torch.float64: "f64", torch.int64: "i64"}
+
+
+def trace(name, path, dtype=torch.float32):
+    """Traces the model to `path`; returns trace-import's --input-shape."""
+    net, inputs = build(name, dtype)
+    with torch.no_grad():
+        traced = torch.jit.trace(net, inputs, check_trace=False)
+    traced.save(path)
+    names = [v.debugName().split(".")[0] for v in list(traced.graph.inputs())[1:]]
+    return ",".join(f"{n}={'x'.join(map(str, t.shape))}x{_DTYPES[t.dtype]}"
+                    for n, t in zip(names, inputs))
+
+
 def build(name, dtype=torch.float32):
     torch.manual_seed(0)
     module, kind, size = MODELS[name]()

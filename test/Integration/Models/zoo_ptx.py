@@ -15,24 +15,9 @@ import os
 import subprocess
 import sys
 
-import torch
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import zoo_models  # noqa: E402
-
-DTYPES = {torch.float32: "f32", torch.float64: "f64", torch.int64: "i64"}
-
-
-def trace(name, path):
-    net, inputs = zoo_models.build(name)
-    with torch.no_grad():
-        traced = torch.jit.trace(net, inputs, check_trace=False)
-    traced.save(path)
-    names = [v.debugName().split(".")[0] for v in list(traced.graph.inputs())[1:]]
-    return ",".join(f"{n}={'x'.join(map(str, t.shape))}x{DTYPES[t.dtype]}"
-                    for n, t in zip(names, inputs))
-
 
 def main():
     parser = argparse.ArgumentParser()
@@ -44,7 +29,7 @@ def main():
     failed = 0
     for name in args.names or list(zoo_models.MODELS):
         model = os.path.join(args.workdir, f"{name}.pt")
-        shapes = trace(name, model)
+        shapes = zoo_models.trace(name, model)
         for chip in ("sm_90", "sm_80"):
             out = os.path.join(args.workdir, f"{name}-{chip}")
             cmd = [args.trace_compile, model, f"--input-shape={shapes}",
