@@ -204,6 +204,31 @@ Value TensorBuilder::unary(Unary kind, Value x) {
     if (elt.isInteger(1))
       x = convert(x, b.getI64Type());
     return binary(Binary::Mul, x, x);
+  case Unary::Floor:
+  case Unary::Ceil:
+  case Unary::Round:
+    // Integers are integral already (torch returns them as they are).
+    if (!isa<FloatType>(elt))
+      return x;
+    if (kind == Unary::Floor)
+      return FloorOp::create(b, loc, x);
+    if (kind == Unary::Ceil)
+      return CeilOp::create(b, loc, x);
+    return RoundOp::create(b, loc, x);
+  case Unary::Sign: {
+    // 1, -1 or 0 (NaN and zeros too, as torch.sign), in x's dtype; no
+    // gradient reaches x through the comparisons.
+    if (elt.isInteger(1))
+      return x;
+    ArrayRef<int64_t> shape = typeOf(x).getShape();
+    Value positive = compare(ComparisonDirection::GT, x, Scalar::ofInt(0));
+    Value negative = compare(ComparisonDirection::LT, x, Scalar::ofInt(0));
+    Value one = full(shape, elt, Scalar::ofInt(1));
+    Value minusOne = full(shape, elt, Scalar::ofInt(-1));
+    Value zero = full(shape, elt, Scalar::ofInt(0));
+    Value ifNotPositive = where(negative, minusOne, zero);
+    return where(positive, one, ifNotPositive);
+  }
   default:
     break;
   }
@@ -228,6 +253,10 @@ Value TensorBuilder::unary(Unary kind, Value x) {
     return ErfOp::create(b, loc, x);
   case Unary::Sigmoid:
     return LogisticOp::create(b, loc, x);
+  case Unary::Log1p:
+    return Log1pOp::create(b, loc, x);
+  case Unary::Expm1:
+    return Expm1Op::create(b, loc, x);
   case Unary::Silu:
     return MulOp::create(b, loc, x, LogisticOp::create(b, loc, x));
   case Unary::Reciprocal:

@@ -67,7 +67,8 @@ struct Operand {
 class TensorBuilder {
 public:
   enum class Unary { Neg, Abs, Exp, Log, Sin, Cos, Tanh, Sqrt, Rsqrt, Erf,
-                     Sigmoid, Relu, Silu, Square, Reciprocal };
+                     Sigmoid, Relu, Silu, Square, Reciprocal, Log1p, Expm1,
+                     Floor, Ceil, Round, Sign };
   enum class Binary { Add, Sub, Mul, Div, Pow, Max, Min };
 
   /// `seed` returns the rank-0 i64 seed of the random ops, materialized where

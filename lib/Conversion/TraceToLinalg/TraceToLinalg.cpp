@@ -201,6 +201,26 @@ static Value createScalar(AbsOp, OpBuilder &b, Location loc, ValueRange args) {
 static Value createScalar(ExpOp, OpBuilder &b, Location loc, ValueRange args) {
   return createTranscendental<math::ExpOp>(b, loc, args);
 }
+static Value createScalar(Expm1Op, OpBuilder &b, Location loc,
+                          ValueRange args) {
+  return createTranscendental<math::ExpM1Op>(b, loc, args);
+}
+static Value createScalar(Log1pOp, OpBuilder &b, Location loc,
+                          ValueRange args) {
+  return createTranscendental<math::Log1pOp>(b, loc, args);
+}
+static Value createScalar(FloorOp, OpBuilder &b, Location loc,
+                          ValueRange args) {
+  return math::FloorOp::create(b, loc, args[0]);
+}
+static Value createScalar(CeilOp, OpBuilder &b, Location loc,
+                          ValueRange args) {
+  return math::CeilOp::create(b, loc, args[0]);
+}
+static Value createScalar(RoundOp, OpBuilder &b, Location loc,
+                          ValueRange args) {
+  return math::RoundEvenOp::create(b, loc, args[0]);
+}
 static Value createScalar(LogOp, OpBuilder &b, Location loc, ValueRange args) {
   return createTranscendental<math::LogOp>(b, loc, args);
 }
@@ -1330,6 +1350,9 @@ void mlir::trace::populateTraceToLinalgPatterns(
       // Unary and binary elementwise.
       ElementwiseLowering<NegOp>, ElementwiseLowering<AbsOp>,
       ElementwiseLowering<ExpOp>, ElementwiseLowering<LogOp>,
+      ElementwiseLowering<Expm1Op>, ElementwiseLowering<Log1pOp>,
+      ElementwiseLowering<FloorOp>, ElementwiseLowering<CeilOp>,
+      ElementwiseLowering<RoundOp>,
       ElementwiseLowering<SinOp>, ElementwiseLowering<CosOp>,
       ElementwiseLowering<TanhOp>, ElementwiseLowering<SqrtOp>,
       ElementwiseLowering<RsqrtOp>, ElementwiseLowering<ErfOp>,

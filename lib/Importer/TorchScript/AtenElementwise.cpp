@@ -16,7 +16,8 @@ using namespace mlir::trace::ts;
 
 /// aten::neg, aten::abs, aten::exp, aten::log, aten::sin, aten::cos,
 /// aten::tanh, aten::sqrt, aten::rsqrt, aten::erf, aten::sigmoid,
-/// aten::relu, aten::silu, aten::square, aten::reciprocal.
+/// aten::relu, aten::silu, aten::square, aten::reciprocal, aten::log1p,
+/// aten::expm1, aten::floor, aten::ceil, aten::round, aten::sign.
 void Importer::atenUnary(jit::Node *node, StringRef name) {
   using U = TensorBuilder::Unary;
   static const llvm::StringMap<U> unaries = {
@@ -25,7 +26,13 @@ void Importer::atenUnary(jit::Node *node, StringRef name) {
       {"tanh", U::Tanh},   {"sqrt", U::Sqrt},     {"rsqrt", U::Rsqrt},
       {"erf", U::Erf},     {"sigmoid", U::Sigmoid}, {"relu", U::Relu},
       {"silu", U::Silu},   {"square", U::Square},
-      {"reciprocal", U::Reciprocal}};
+      {"reciprocal", U::Reciprocal}, {"log1p", U::Log1p},
+      {"expm1", U::Expm1}, {"floor", U::Floor},  {"ceil", U::Ceil},
+      {"round", U::Round}, {"sign", U::Sign}};
+  // round.decimals rounds to a multiple of 10^-decimals: not this op.
+  if (name == "round" && hasInput(node, "decimals") &&
+      intArg(node, "decimals") != 0)
+    fail("aten::round with decimals != 0 is not supported");
   return setResult(node, tb.unary(unaries.lookup(name), self(node)));
 }
 
@@ -175,6 +182,12 @@ ArrayRef<Importer::AtenEntry> Importer::elementwiseAtenOps() {
       {"silu", &Importer::atenUnary},
       {"square", &Importer::atenUnary},
       {"reciprocal", &Importer::atenUnary},
+      {"log1p", &Importer::atenUnary},
+      {"expm1", &Importer::atenUnary},
+      {"floor", &Importer::atenUnary},
+      {"ceil", &Importer::atenUnary},
+      {"round", &Importer::atenUnary},
+      {"sign", &Importer::atenUnary},
       {"clamp", &Importer::atenClamp},
       {"clip", &Importer::atenClamp},
       {"clamp_min", &Importer::atenClamp},

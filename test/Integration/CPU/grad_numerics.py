@@ -33,7 +33,7 @@ from op_numerics import (CONV_CASES, MLIR_DTYPE, conv_body,  # noqa: E402
 
 F32, F64 = torch.float32, torch.float64
 TRANSCENDENTAL = {"exp", "log", "sin", "cos", "tanh", "sqrt", "rsqrt", "erf",
-                  "logistic", "pow", "matmul", "convolution"}
+                  "logistic", "pow", "matmul", "convolution", "log1p", "expm1"}
 
 
 def shape_name(shape):
@@ -133,6 +133,12 @@ UNARY = {
     "rsqrt": (torch.rsqrt, (1e-1, 10.0), True),
     "erf": (torch.erf, (-3.0, 3.0), True),
     "logistic": (torch.sigmoid, (-8.0, 8.0), True),
+    "log1p": (torch.log1p, (-0.9, 10.0), True),
+    "expm1": (torch.expm1, (-3.0, 3.0), True),
+    # Piecewise constant: the gradient is zero, as torch's.
+    "floor": (torch.floor, (-4.0, 4.0), False),
+    "ceil": (torch.ceil, (-4.0, 4.0), False),
+    "round": (torch.round, (-4.0, 4.0), False),
 }
 
 BINARY = {

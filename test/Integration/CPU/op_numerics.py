@@ -240,6 +240,21 @@ def cases_for(op):
         return unary_cases(op, torch.sqrt, gen, (f32, bf16, f64), 0.0, 10.0)
     if op == "rsqrt":
         return unary_cases(op, torch.rsqrt, gen, (f32, bf16, f64), 1e-2, 10.0)
+    if op == "log1p":
+        return unary_cases(op, torch.log1p, gen, (f32, bf16, f64), -0.9, 10.0)
+    if op == "expm1":
+        return unary_cases(op, torch.expm1, gen, (f32, bf16, f64), -3.0, 3.0)
+    if op in ("floor", "ceil", "round"):
+        # Integral values and exact halves (ties to even for round) among
+        # the draws: x * 4 / 2 puts every other value on .0 or .5.
+        fn = getattr(torch, op)
+        return unary_cases(op, lambda t: fn(t), gen, (f32, f64), -6.0, 6.0,
+                           transcendental=False) + [
+            Case(f"{op}_halves", f"  %r = trace.{op} %x : {ttype((9,), f32)}",
+                 [("x", torch.tensor([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, -0.0, 3.0, -7.25]))],
+                 ttype((9,), f32),
+                 fn(torch.tensor([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, -0.0, 3.0, -7.25])),
+                 0.0, 0.0)]
     if op == "logistic":
         return unary_cases(op, torch.sigmoid, gen, (f32, bf16, f64), -8.0, 8.0)
 

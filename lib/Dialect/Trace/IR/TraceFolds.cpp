@@ -146,6 +146,29 @@ OpFoldResult RsqrtOp::fold(FoldAdaptor adaptor) {
 OpFoldResult ErfOp::fold(FoldAdaptor adaptor) {
   return foldFloatUnary(adaptor.getOperands(), [](double x) { return std::erf(x); });
 }
+OpFoldResult Log1pOp::fold(FoldAdaptor adaptor) {
+  return foldFloatUnary(adaptor.getOperands(), [](double x) { return std::log1p(x); });
+}
+OpFoldResult Expm1Op::fold(FoldAdaptor adaptor) {
+  return foldFloatUnary(adaptor.getOperands(), [](double x) { return std::expm1(x); });
+}
+// Rounding an integral value changes nothing; nearbyint rounds ties to even
+// in the default rounding mode, as torch.round.
+OpFoldResult FloorOp::fold(FoldAdaptor adaptor) {
+  if (getOperand().getDefiningOp<FloorOp>())
+    return getOperand();
+  return foldFloatUnary(adaptor.getOperands(), [](double x) { return std::floor(x); });
+}
+OpFoldResult CeilOp::fold(FoldAdaptor adaptor) {
+  if (getOperand().getDefiningOp<CeilOp>())
+    return getOperand();
+  return foldFloatUnary(adaptor.getOperands(), [](double x) { return std::ceil(x); });
+}
+OpFoldResult RoundOp::fold(FoldAdaptor adaptor) {
+  if (getOperand().getDefiningOp<RoundOp>())
+    return getOperand();
+  return foldFloatUnary(adaptor.getOperands(), [](double x) { return std::nearbyint(x); });
+}
 OpFoldResult LogisticOp::fold(FoldAdaptor adaptor) {
   return foldFloatUnary(adaptor.getOperands(), logisticFn);
 }

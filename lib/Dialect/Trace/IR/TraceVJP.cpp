@@ -192,6 +192,18 @@ TRACE_UNARY_VJP(AbsOp, {
 })
 // exp: dx = g * y
 TRACE_UNARY_VJP(ExpOp, dx = e.mul(g, y))
+// expm1: dx = g * (y + 1)
+TRACE_UNARY_VJP(Expm1Op, {
+  Value one = e.full(y, 1.0);
+  Value ey = e.add(y, one);
+  dx = e.mul(g, ey);
+})
+// log1p: dx = g / (1 + x)
+TRACE_UNARY_VJP(Log1pOp, {
+  Value one = e.full(x, 1.0);
+  Value shifted = e.add(x, one);
+  dx = e.div(g, shifted);
+})
 // log: dx = g / x
 TRACE_UNARY_VJP(LogOp, dx = e.div(g, x))
 // sin: dx = g * cos(x)

@@ -181,6 +181,21 @@ func.func @convolution(%x: tensor<2x4x7x7xf32>, %w: tensor<6x2x3x3xf32>,
   return
 }
 
+// CHECK-LABEL: func @more_unary
+func.func @more_unary(%x: tensor<2x3xf32>, %h: tensor<4xbf16>) {
+  // CHECK: trace.log1p %{{.*}} : tensor<2x3xf32>
+  %0 = trace.log1p %x : tensor<2x3xf32>
+  // CHECK: trace.expm1 %{{.*}} : tensor<4xbf16>
+  %1 = trace.expm1 %h : tensor<4xbf16>
+  // CHECK: trace.floor %{{.*}} : tensor<2x3xf32>
+  %2 = trace.floor %x : tensor<2x3xf32>
+  // CHECK: trace.ceil %{{.*}} : tensor<2x3xf32>
+  %3 = trace.ceil %x : tensor<2x3xf32>
+  // CHECK: trace.round %{{.*}} : tensor<4xbf16>
+  %4 = trace.round %h : tensor<4xbf16>
+  return
+}
+
 // The split trace-autodiff records: #trace.derivatives on the function it
 // differentiated, trace.forward_end where the joint function's forward ends.
 // CHECK-LABEL: func @split

@@ -120,3 +120,19 @@ func.func @select_convert(%c: tensor<4xi1>, %i: tensor<4xi32>, %x: tensor<4xf32>
   %r = trace.select %c, %f, %x : tensor<4xi1>, tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// floor, ceil and round are piecewise constant: no backward op, x gets
+// zeros (torch's derivative of each).
+// CHECK-LABEL: func @rounding_grad
+// CHECK-SAME: (%[[X:[a-z0-9_]+]]: tensor<4xf32>, %[[G:[a-z0-9_]+]]: tensor<4xf32> {trace.name = "cot.result0"})
+// CHECK:      trace.forward_end
+// CHECK-NEXT: %[[Z:.*]] = trace.full 0.000000e+00 : tensor<4xf32>
+// CHECK-NEXT: return %{{.*}}, %[[Z]]
+func.func @rounding(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %f = trace.floor %x : tensor<4xf32>
+  %c = trace.ceil %f : tensor<4xf32>
+  %r = trace.round %c : tensor<4xf32>
+  return %r : tensor<4xf32>
+}

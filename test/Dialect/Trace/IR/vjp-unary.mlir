@@ -206,3 +206,35 @@ func.func @erf_f64(%x: tensor<2x3xf64>) -> tensor<2x3xf64> {
   %r = trace.erf %x : tensor<2x3xf64>
   return %r : tensor<2x3xf64>
 }
+
+// -----
+
+// log1p: dx = g / (x + 1).
+// CHECK-LABEL: func @log1p_grad
+// CHECK-SAME: (%[[X:[a-z0-9_]+]]: tensor<4xf32>, %[[G:[a-z0-9_]+]]: tensor<4xf32> {trace.name = "cot.result0"})
+// CHECK-NEXT: %[[Y:.*]] = trace.log1p %[[X]]
+// CHECK-NEXT: trace.forward_end
+// CHECK-NEXT: %[[ONE:.*]] = trace.full 1.000000e+00 : tensor<4xf32>
+// CHECK-NEXT: %[[XP:.*]] = trace.add %[[X]], %[[ONE]]
+// CHECK-NEXT: %[[DX:.*]] = trace.div %[[G]], %[[XP]]
+// CHECK-NEXT: return %[[Y]], %[[DX]]
+func.func @log1p(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %r = trace.log1p %x : tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// expm1: dx = g * (y + 1).
+// CHECK-LABEL: func @expm1_grad
+// CHECK-SAME: (%[[X:[a-z0-9_]+]]: tensor<4xf32>, %[[G:[a-z0-9_]+]]: tensor<4xf32> {trace.name = "cot.result0"})
+// CHECK-NEXT: %[[Y:.*]] = trace.expm1 %[[X]]
+// CHECK-NEXT: trace.forward_end
+// CHECK-NEXT: %[[ONE:.*]] = trace.full 1.000000e+00 : tensor<4xf32>
+// CHECK-NEXT: %[[YP:.*]] = trace.add %[[Y]], %[[ONE]]
+// CHECK-NEXT: %[[DX:.*]] = trace.mul %[[G]], %[[YP]]
+// CHECK-NEXT: return %[[Y]], %[[DX]]
+func.func @expm1(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %r = trace.expm1 %x : tensor<4xf32>
+  return %r : tensor<4xf32>
+}

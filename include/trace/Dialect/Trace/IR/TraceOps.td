@@ -169,6 +169,32 @@ def Trace_ErfOp : Trace_UnaryOp<"erf", Trace_FloatTensor> {
 def Trace_LogisticOp : Trace_UnaryOp<"logistic", Trace_FloatTensor> {
   let summary = "Elementwise logistic sigmoid, 1 / (1 + e^-x)";
 }
+def Trace_Log1pOp : Trace_UnaryOp<"log1p", Trace_FloatTensor> {
+  let summary = "Elementwise log(1 + x), accurate for small x";
+}
+def Trace_Expm1Op : Trace_UnaryOp<"expm1", Trace_FloatTensor> {
+  let summary = "Elementwise e^x - 1, accurate for small x";
+}
+
+// Rounding to an integral value: piecewise constant, so no gradient flows
+// (PyTorch's derivative of floor, ceil and round is zero).
+class Trace_RoundingOp<string mnemonic>
+    : Trace_ComputeOp<mnemonic, [Elementwise, SameOperandsAndResultType,
+        InferTypeOpInterface, Trace_NonDifferentiableTrait]> {
+  let arguments = (ins Trace_FloatTensor:$operand);
+  let results = (outs Trace_FloatTensor:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($result)";
+  let hasFolder = 1;
+}
+def Trace_FloorOp : Trace_RoundingOp<"floor"> {
+  let summary = "Elementwise round toward -inf";
+}
+def Trace_CeilOp : Trace_RoundingOp<"ceil"> {
+  let summary = "Elementwise round toward +inf";
+}
+def Trace_RoundOp : Trace_RoundingOp<"round"> {
+  let summary = "Elementwise round to nearest, ties to even (torch.round)";
+}
 
 //===----------------------------------------------------------------------===//
 // Binary elementwise
