@@ -1341,6 +1341,9 @@ TensorBuilder::batchNorm(Value x, Value weight, Value bias, Value runningMean,
     return {error("batch_norm: needs an input [N, C, ...], got " +
                   shapeString(type.getShape())), {}, {}};
   int64_t channels = type.getDimSize(1);
+  if (type.getNumElements() == 0)
+    return {error("batch_norm: the input " + shapeString(type.getShape()) +
+                  " is empty"), {}, {}};
   for (Value v : {weight, bias, runningMean, runningVar})
     if (v && (typeOf(v).getRank() != 1 || typeOf(v).getDimSize(0) != channels))
       return {error("batch_norm: weight, bias and running statistics must "
@@ -1403,6 +1406,15 @@ Value TensorBuilder::groupNorm(Value x, int64_t groups, Value weight,
   if (rank < 2 || groups < 1 || type.getDimSize(1) % groups != 0)
     return error("group_norm: " + Twine(groups) + " groups do not divide the "
                  "channels of the input " + shapeString(type.getShape()));
+  if (type.getNumElements() == 0)
+    return error("group_norm: the input " + shapeString(type.getShape()) +
+                 " is empty");
+  for (Value v : {weight, bias})
+    if (v && (typeOf(v).getRank() != 1 ||
+              typeOf(v).getDimSize(0) != type.getDimSize(1)))
+      return error("group_norm: weight and bias must have shape [" +
+                   Twine(type.getDimSize(1)) + "], got " +
+                   shapeString(typeOf(v).getShape()));
   int64_t batch = type.getDimSize(0);
   int64_t perGroup = type.getNumElements() / (batch * groups);
   Value grouped = reshape(x, {batch, groups, perGroup});

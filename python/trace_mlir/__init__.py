@@ -254,6 +254,12 @@ class _Step(torch.autograd.Function):
         ctx.library = library
         ctx.grad_names = grad_names
         ctx.saved = saved
+        # A buffer the step updates and its backward reads: the backward
+        # reads the value the forward read, so that one is kept.
+        values = dict(values)
+        for name in library.buffer_updates:
+            if name in library.forward_arguments:
+                values[name] = values[name].clone()
         results = _results(library, outs, buffers)
         # forward_bwd reads the weights and inputs it needs from the
         # tensors forward_fwd read (not copies): they must not change in

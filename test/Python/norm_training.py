@@ -7,7 +7,9 @@ values (results marked buffer_update) and trace_mlir writes them back.
 Checked here, each against an eager copy of the model:
 
 * a CNN (conv, BatchNorm2d, relu, conv, BatchNorm2d, adaptive average
-  pool, linear, cross-entropy) and an MLP with BatchNorm1d, 5 SGD steps:
+  pool, linear, cross-entropy), an MLP with BatchNorm1d, one BatchNorm1d
+  used twice per step (updated twice), and a buffer halved in place and
+  then read by the loss (and a counter bumped twice), 5 SGD steps:
   the loss at every step and every gradient equal eager's (rtol 1e-4,
   atol 1e-5), and so do the running statistics and the step counter
   after each step; then eval(): the output equals eager's eval output
@@ -70,6 +72,39 @@ class MLP(nn.Module):
         return F.cross_entropy(self.fc2(F.relu(self.bn(self.fc1(x)))), target)
 
 
+class SharedBN(nn.Module):
+    """One BatchNorm1d on two inputs: its statistics are updated twice per
+    step, the second update from the first's."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(6, 16)
+        self.bn = nn.BatchNorm1d(16)
+        self.head = nn.Linear(16, 3)
+
+    def forward(self, x, target):
+        a = F.relu(self.bn(self.fc(x)))
+        b = F.relu(self.bn(self.fc(x * 2.0)))
+        return F.cross_entropy(self.head(a + b), target)
+
+
+class ScaledBuffer(nn.Module):
+    """A buffer halved in place, then read by the loss (so by the
+    backward), and a counter bumped twice."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(6, 4)
+        self.register_buffer("scale", torch.full((4,), 3.0))
+        self.register_buffer("count", torch.zeros((), dtype=torch.int64))
+
+    def forward(self, x, target):
+        self.scale.mul_(0.5)
+        self.count.add_(1)
+        self.count.add_(1)
+        return F.cross_entropy(self.lin(x) * self.scale, target)
+
+
 class Squared(nn.Module):
     def __init__(self, norm, channels):
         super().__init__()
@@ -106,11 +141,12 @@ def train_check(name, make, inputs, cache, steps=5):
                        for b, c in zip(net.buffers(), ref.buffers()))
         opt.step()
         opt_ref.step()
+    counters = [b.item() for n, b in ref.named_buffers()
+                if n.endswith("num_batches_tracked") or n == "count"]
     check(f"{name}: {steps} SGD steps", losses and grads and buffers,
           f"losses {'equal' if losses else 'DIFFER'}, gradients "
-          f"{'equal' if grads else 'DIFFER'}, running statistics and "
-          f"counters {'equal' if buffers else 'DIFFER'} "
-          f"({dict(ref.named_buffers())['bn' + ('1' if name == 'cnn' else '') + '.num_batches_tracked'].item()} batches)")
+          f"{'equal' if grads else 'DIFFER'}, buffers "
+          f"{'equal' if buffers else 'DIFFER'} (counters {counters[:1]})")
     step.eval()
     ref.eval()
     with torch.no_grad():
@@ -166,7 +202,10 @@ def main():
         torch.manual_seed(1)
         x, target = torch.randn(4, 3, 8, 8), torch.tensor([0, 3, 1, 4])
         train_check("cnn", CNN, (x, target), cache)
-        train_check("mlp", MLP, (torch.randn(8, 6), torch.tensor([0, 1, 2, 0, 1, 2, 0, 1])), cache)
+        batch = (torch.randn(8, 6), torch.tensor([0, 1, 2, 0, 1, 2, 0, 1]))
+        train_check("mlp", MLP, batch, cache)
+        train_check("shared batch_norm", SharedBN, batch, cache)
+        train_check("scaled buffer", ScaledBuffer, batch, cache)
         x = torch.randn(2, 3, 6, 6)
         grad_check("batch_norm without affine or running statistics",
                    lambda: Squared(nn.BatchNorm2d(6, affine=False, track_running_stats=False), 6), x, cache)

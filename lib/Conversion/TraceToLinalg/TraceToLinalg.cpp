@@ -201,13 +201,57 @@ static Value createScalar(AbsOp, OpBuilder &b, Location loc, ValueRange args) {
 static Value createScalar(ExpOp, OpBuilder &b, Location loc, ValueRange args) {
   return createTranscendental<math::ExpOp>(b, loc, args);
 }
+// log1p and expm1 are written out with Kahan's corrections instead of
+// math.log1p / math.expm1: MLIR 22's math-to-llvm rewrites those to
+// log(1 + x) and exp(x) - 1, which lose every digit for tiny x (f64, and f32
+// without approximate-math). With u = 1 + x: log1p = x where u == 1, else
+// log(u) * x / (u - 1), the rounding of u cancelling; with u = e^x:
+// expm1 = x where u == 1, -1 where u - 1 == -1, else (u - 1) * x / log(u).
+// Infinite u stays infinite.
+static Value createLog1p(OpBuilder &b, Location loc, ValueRange args) {
+  Value x = args[0];
+  Value one = createFloatConstant(b, loc, x.getType(), 1.0);
+  Value u = arith::AddFOp::create(b, loc, x, one);
+  Value d = arith::SubFOp::create(b, loc, u, one);
+  Value log = math::LogOp::create(b, loc, u);
+  Value ratio = arith::DivFOp::create(b, loc, x, d);
+  Value corrected = arith::MulFOp::create(b, loc, log, ratio);
+  Value exact = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, d,
+                                      createFloatConstant(b, loc, x.getType(), 0.0));
+  Value inf = createFloatConstant(b, loc, x.getType(), INFINITY);
+  Value infinite =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, u, inf);
+  Value finite = arith::SelectOp::create(b, loc, exact, x, corrected);
+  return arith::SelectOp::create(b, loc, infinite, u, finite);
+}
+static Value createExpm1(OpBuilder &b, Location loc, ValueRange args) {
+  Value x = args[0];
+  Type type = x.getType();
+  Value one = createFloatConstant(b, loc, type, 1.0);
+  Value u = math::ExpOp::create(b, loc, x);
+  Value um1 = arith::SubFOp::create(b, loc, u, one);
+  Value log = math::LogOp::create(b, loc, u);
+  Value ratio = arith::DivFOp::create(b, loc, x, log);
+  Value corrected = arith::MulFOp::create(b, loc, um1, ratio);
+  Value exact =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, u, one);
+  Value minusOne = createFloatConstant(b, loc, type, -1.0);
+  Value saturated =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, um1, minusOne);
+  Value inf = createFloatConstant(b, loc, type, INFINITY);
+  Value infinite =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, u, inf);
+  Value result = arith::SelectOp::create(b, loc, exact, x, corrected);
+  result = arith::SelectOp::create(b, loc, saturated, minusOne, result);
+  return arith::SelectOp::create(b, loc, infinite, u, result);
+}
 static Value createScalar(Expm1Op, OpBuilder &b, Location loc,
                           ValueRange args) {
-  return createTranscendental<math::ExpM1Op>(b, loc, args);
+  return computeInF32(b, loc, args, createExpm1);
 }
 static Value createScalar(Log1pOp, OpBuilder &b, Location loc,
                           ValueRange args) {
-  return createTranscendental<math::Log1pOp>(b, loc, args);
+  return computeInF32(b, loc, args, createLog1p);
 }
 static Value createScalar(FloorOp, OpBuilder &b, Location loc,
                           ValueRange args) {

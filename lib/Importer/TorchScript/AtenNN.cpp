@@ -102,6 +102,8 @@ void Importer::atenInstanceNorm(jit::Node *node, StringRef name) {
       optTensorArg(node, "running_mean"))
     fail("aten::instance_norm: only batch statistics without running ones "
          "(nn.InstanceNorm's default track_running_stats=False)");
+  if (TensorBuilder::typeOf(input).getRank() < 2)
+    fail("aten::instance_norm: needs an input [N, C, ...]");
   int64_t channels = TensorBuilder::typeOf(input).getDimSize(1);
   return setResult(node, tb.groupNorm(input, channels, weight, bias,
                                       floatArg(node, "eps")));

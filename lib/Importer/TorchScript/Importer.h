@@ -246,7 +246,8 @@ private:
   bool isCheckpointModule(const jit::Module &m, const std::string &path);
 
   // Buffer mutations ----------------------------------------------------------
-  /// The buffer argument the node's input `name` is, else null.
+  /// The buffer argument the node's input `name` is (or the value of its
+  /// last update), else null.
   Value bufferArg(const jit::Node *node, const char *name);
   /// The buffer's value now: its last update, else the argument.
   Value currentBuffer(Value buffer) {
@@ -287,6 +288,7 @@ private:
   llvm::DenseMap<const c10::TensorImpl *, Value> parameterArgs;
   llvm::DenseMap<Value, std::string> bufferNames; // buffer argument -> name
   llvm::MapVector<Value, Value> bufferUpdates;    // buffer argument -> value
+  llvm::DenseMap<Value, Value> bufferOfUpdate;    // an update -> its buffer
   llvm::DenseMap<const jit::Value *, TSValue> env;
   std::vector<std::string> callStack; // for recursion checks
   std::string currentPath;            // module of the node being imported

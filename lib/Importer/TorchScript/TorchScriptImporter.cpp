@@ -258,9 +258,12 @@ Value Importer::bufferArg(const jit::Node *node, const char *name) {
   if (!hasInput(node, name))
     return Value();
   const TSValue &v = lookup(input(node, name));
-  if (v.kind != TSValue::Kind::Tensor || !bufferNames.count(v.tensor))
+  if (v.kind != TSValue::Kind::Tensor)
     return Value();
-  return v.tensor;
+  if (bufferNames.count(v.tensor))
+    return v.tensor;
+  // num_batches_tracked.add_(1) twice: the second adds to the first's.
+  return bufferOfUpdate.lookup(v.tensor);
 }
 
 void Importer::updateBuffer(const jit::Node *node, Value buffer,
@@ -273,6 +276,7 @@ void Importer::updateBuffer(const jit::Node *node, Value buffer,
          "recomputes the region: not supported (keep the layer outside the "
          "checkpoint, or put the model in eval mode)");
   bufferUpdates[buffer] = updated;
+  bufferOfUpdate[updated] = buffer;
 }
 
 Value Importer::getSeed() {
@@ -777,9 +781,11 @@ void Importer::importNode(jit::Node *node, const std::string &path) {
           TSValue::ofModule(jit::Module(attr.toObject()), child);
     } else if (attr.isTensor()) {
       auto it = parameterArgs.find(attr.toTensor().unsafeGetTensorImpl());
+      // A buffer the step has written reads as its new value (a module
+      // called twice sees its first call's update, as in PyTorch).
       env[node->output()] =
           it != parameterArgs.end()
-              ? TSValue::ofTensor(it->second)
+              ? TSValue::ofTensor(currentBuffer(it->second))
               : TSValue::ofConst(attr); // a tensor attribute, not registered
     } else {
       env[node->output()] = TSValue::ofConst(attr);

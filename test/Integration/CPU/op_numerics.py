@@ -240,10 +240,21 @@ def cases_for(op):
         return unary_cases(op, torch.sqrt, gen, (f32, bf16, f64), 0.0, 10.0)
     if op == "rsqrt":
         return unary_cases(op, torch.rsqrt, gen, (f32, bf16, f64), 1e-2, 10.0)
-    if op == "log1p":
-        return unary_cases(op, torch.log1p, gen, (f32, bf16, f64), -0.9, 10.0)
-    if op == "expm1":
-        return unary_cases(op, torch.expm1, gen, (f32, bf16, f64), -3.0, 3.0)
+    if op in ("log1p", "expm1"):
+        fn = getattr(torch, op)
+        cases = unary_cases(op, fn, gen, (f32, bf16, f64),
+                            *((-0.9, 10.0) if op == "log1p" else (-3.0, 3.0)))
+        # Tiny |x|, where log(1 + x) and exp(x) - 1 lose every digit, and
+        # the ends: -1 (log1p), overflow (expm1), infinities.
+        for dtype in (f32, f64):
+            values = [1e-18, -1e-12, 3e-8, -2e-5, 0.0, -0.0, 0.25, 1e30, float("inf")]
+            values += [-1.0] if op == "log1p" else [-40.0, 100.0, 1000.0, float("-inf")]
+            x = torch.tensor(values, dtype=dtype)
+            r = 1e-13 if dtype == f64 else 2e-7
+            cases.append(Case(f"{op}_tiny_and_ends_{MLIR_DTYPE[dtype]}",
+                              f"  %r = trace.{op} %x : {ttype(tuple(x.shape), dtype)}",
+                              [("x", x)], ttype(tuple(x.shape), dtype), fn(x), r, 0.0))
+        return cases
     if op in ("floor", "ceil", "round"):
         # Integral values and exact halves (ties to even for round) among
         # the draws: x * 4 / 2 puts every other value on .0 or .5.

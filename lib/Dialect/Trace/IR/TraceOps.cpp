@@ -568,6 +568,10 @@ LogicalResult ConvolutionOp::inferReturnTypes(
     return failure();
   int64_t groups = adaptor.getGroups();
   int64_t channels = lhs.getDimSize(1), features = rhs.getDimSize(0);
+  if (features < 1)
+    return emitOptionalError(loc, op, "the kernel ",
+                             shapeString(rhs.getShape()),
+                             " has no output features");
   if (groups < 1 || channels % groups != 0 || features % groups != 0)
     return emitOptionalError(loc, op, "groups = ", groups, " must be >= 1 and "
                              "divide the input's ", channels, " channels and "
@@ -586,7 +590,10 @@ LogicalResult ConvolutionOp::inferReturnTypes(
                                lhsDilation[d], ", rhs_dilation ",
                                rhsDilation[d], " in spatial dim ", d);
     int64_t in = lhs.getDimSize(d + 2), kernel = rhs.getDimSize(d + 2);
-    int64_t dilated = in == 0 ? 0 : (in - 1) * lhsDilation[d] + 1;
+    if (in < 1)
+      return emitOptionalError(loc, op, "spatial dim ", d, " of the input ",
+                               shapeString(lhs.getShape()), " is empty");
+    int64_t dilated = (in - 1) * lhsDilation[d] + 1;
     int64_t padded = dilated + padding[2 * d] + padding[2 * d + 1];
     int64_t window = kernel == 0 ? 0 : (kernel - 1) * rhsDilation[d] + 1;
     if (kernel < 1 || padded < window)

@@ -425,6 +425,22 @@ func.func @convolution_result(%x: tensor<2x4x7x7xf32>, %w: tensor<6x4x3x3xf32>) 
 
 // -----
 
+func.func @convolution_no_features(%x: tensor<2x4x7x7xf32>, %w: tensor<0x4x3x3xf32>) {
+  // expected-error @+1 {{'trace.convolution' op the kernel 0x4x3x3 has no output features}}
+  %0 = trace.convolution %x, %w strides = [1, 1] padding = [0, 0, 0, 0] lhs_dilation = [1, 1] rhs_dilation = [1, 1] groups = 1 : tensor<2x4x7x7xf32>, tensor<0x4x3x3xf32> -> tensor<2x0x5x5xf32>
+  return
+}
+
+// -----
+
+func.func @convolution_empty_input(%x: tensor<2x4x0x7xf32>, %w: tensor<6x4x1x3xf32>) {
+  // expected-error @+1 {{'trace.convolution' op spatial dim 0 of the input 2x4x0x7 is empty}}
+  %0 = trace.convolution %x, %w strides = [1, 1] padding = [1, 1, 0, 0] lhs_dilation = [2, 1] rhs_dilation = [1, 1] groups = 1 : tensor<2x4x0x7xf32>, tensor<6x4x1x3xf32> -> tensor<2x6x2x5xf32>
+  return
+}
+
+// -----
+
 func.func @reverse_dim(%x: tensor<2x3xf32>) {
   // expected-error @+1 {{'trace.reverse' op reversed dim 2 is out of range for a tensor of rank 2}}
   %0 = trace.reverse %x dims = [2] : tensor<2x3xf32>
