@@ -88,15 +88,23 @@ static int64_t poolSpatialDims(StringRef name) {
   return name.drop_back().back() - '0';
 }
 
+Importer::PoolWindow Importer::poolWindowArgs(jit::Node *node,
+                                              int64_t spatial) {
+  PoolWindow window;
+  window.kernel = spatialListArg(node, "kernel_size", spatial);
+  // An empty stride is the kernel's (TensorBuilder's rule).
+  window.stride = intListArg(node, "stride");
+  if (!window.stride.empty())
+    window.stride = spatialListArg(node, "stride", spatial);
+  window.padding = spatialListArg(node, "padding", spatial);
+  return window;
+}
+
 /// aten::max_pool1d/2d/3d.
 void Importer::atenMaxPool(jit::Node *node, StringRef name) {
   int64_t spatial = poolSpatialDims(name);
   Value v = self(node);
-  std::vector<int64_t> kernel = spatialListArg(node, "kernel_size", spatial);
-  std::vector<int64_t> stride = intListArg(node, "stride");
-  if (!stride.empty())
-    stride = spatialListArg(node, "stride", spatial);
-  std::vector<int64_t> padding = spatialListArg(node, "padding", spatial);
+  auto [kernel, stride, padding] = poolWindowArgs(node, spatial);
   std::vector<int64_t> dilation = spatialListArg(node, "dilation", spatial);
   return setResult(node, tb.maxPool(v, kernel, stride, padding, dilation,
                                     boolArg(node, "ceil_mode")));
@@ -106,11 +114,7 @@ void Importer::atenMaxPool(jit::Node *node, StringRef name) {
 void Importer::atenAvgPool(jit::Node *node, StringRef name) {
   int64_t spatial = poolSpatialDims(name);
   Value v = self(node);
-  std::vector<int64_t> kernel = spatialListArg(node, "kernel_size", spatial);
-  std::vector<int64_t> stride = intListArg(node, "stride");
-  if (!stride.empty())
-    stride = spatialListArg(node, "stride", spatial);
-  std::vector<int64_t> padding = spatialListArg(node, "padding", spatial);
+  auto [kernel, stride, padding] = poolWindowArgs(node, spatial);
   std::optional<int64_t> divisor;
   if (hasInput(node, "divisor_override"))
     divisor = optIntArg(node, "divisor_override");

@@ -236,6 +236,11 @@ private:
   void atenFlip(jit::Node *node, StringRef name);
   std::vector<int64_t> spatialListArg(jit::Node *node, const char *name,
                                       int64_t spatial);
+  /// A pooling's kernel_size, stride (empty: the kernel) and padding.
+  struct PoolWindow {
+    std::vector<int64_t> kernel, stride, padding;
+  };
+  PoolWindow poolWindowArgs(jit::Node *node, int64_t spatial);
   void atenConvolution(jit::Node *node, StringRef name);
   void atenBatchNorm(jit::Node *node, StringRef name);
   void atenGroupNorm(jit::Node *node, StringRef name);
