@@ -22,9 +22,10 @@ here, same classes as the fixtures), with and without a checkpoint region
 per block (--checkpoint-modules). The third table times trace-remat, and
 trace-schedule after it (--mlir-timing, one thread, median of 3), on 24-,
 48- and 96-layer GPTs. The model zoo's table (test/Integration/Models) gives
-a row per model: eager's saved bytes, with a checkpoint per block where the
-blocks hold no batch_norm, the min-cut, budget 0.5, and the min-cut with a
-region per block (--zoo-only prints only that table).
+a row per model: eager's saved bytes, with a checkpoint per block
+(zoo_models.BLOCKS: the CNNs' residual blocks too), the min-cut, budget
+0.5, and the min-cut with a region per block (--zoo-only prints only that
+table).
 
     bench/saved_bytes.py [--build build] [--skip-remat] [--skip-timing] [--zoo-only]
 """
@@ -358,8 +359,7 @@ def print_zoo_table(build, workdir):
                         f"--input-shape={shapes}"], check=True)
         cells = [f"{zoo_eager_saved(name, False):,}"]
         blocks = zoo_models.BLOCKS.get(name)
-        cells.append(f"{zoo_eager_saved(name, True):,}" if blocks else
-                     "n/a (batch_norm in the blocks)")
+        cells.append(f"{zoo_eager_saved(name, True):,}" if blocks else "n/a")
         for plan in ("", "budget=0.5"):
             r = memory_report(build, mlir, plan, workdir)
             cells.append(f"{r['saved']['activation_bytes']:,}")

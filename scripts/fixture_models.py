@@ -252,8 +252,19 @@ class _Idx(nn.Module):
         return self.fn(self, idx)
 
 
+class _XIdx(nn.Module):
+    def forward(self, x, idx):
+        return self.fn(self, x, idx)
+
+
+class _XIdxY(nn.Module):
+    def forward(self, x, idx, y):
+        return self.fn(self, x, idx, y)
+
+
 _SIGNATURES = {("x",): _X, ("x", "y"): _XY, ("x", "y", "z"): _XYZ,
-               ("x", "target"): _XTarget, ("idx",): _Idx}
+               ("x", "target"): _XTarget, ("idx",): _Idx,
+               ("x", "idx"): _XIdx, ("x", "idx", "y"): _XIdxY}
 
 
 def randn(*shape):
@@ -513,6 +524,25 @@ op("adaptive_avg_pool2d", lambda m, x: F.adaptive_avg_pool2d(x, (1, 1)),
    x=randn(2, 3, 4, 4))
 
 
+# Indexing, stacking and resizing.
+op("gather", lambda m, x, idx: torch.gather(x, 1, idx), x=randn(3, 5),
+   idx=ints(5, 3, 4))
+op("index_select", lambda m, x, idx: torch.index_select(x, 0, idx),
+   x=randn(6, 4), idx=ints(6, 3))
+op("scatter_add", lambda m, x, idx, y: x.scatter_add(0, idx, y),
+   x=randn(5, 3), idx=ints(5, 4, 3), y=randn(4, 3))
+op("embedding_padding_idx", lambda m, idx: m.emb(idx),
+   {"emb": lambda: nn.Embedding(16, 8, padding_idx=0)}, idx=ints(16, 2, 5))
+op("stack", lambda m, x, y: torch.stack([x, y], dim=1), x=randn(2, 3),
+   y=randn(2, 3))
+op("detach", lambda m, x: x * x.detach(), x=randn(2, 3))
+op("upsample_nearest2d", lambda m, x: F.interpolate(x, scale_factor=2),
+   x=randn(1, 2, 3, 3))
+op("upsample_nearest2d_size", lambda m, x: F.interpolate(x, size=(5, 2)),
+   x=randn(1, 2, 3, 3))
+op("upsample_bilinear2d", lambda m, x: F.interpolate(
+    x, size=(4, 6), mode="bilinear", align_corners=False), x=randn(1, 2, 3, 3))
+
 # --------------------------------------------------------------------------
 # Error fixtures (test/Importer/TorchScript/Inputs/errors/): what the
 # importer must refuse with a diagnostic.
@@ -552,8 +582,22 @@ class CopyInto(nn.Module):
         return h * 2.0
 
 
+class SparseEmbedding(nn.Module):
+    """Traced: nn.Embedding(sparse=True), whose sparse gradient the
+    compiled step cannot return."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(8, 4, sparse=True)
+
+    def forward(self, idx):
+        return self.emb(idx).sum()
+
+
 ERRORS = {
     "control_flow": (ControlFlow, lambda: {"x": torch.randn(2, 3)}),
+    "sparse_embedding": (SparseEmbedding,
+                         lambda: {"idx": torch.randint(0, 8, (2, 3))}),
     "loop": (Loop, lambda: {"x": torch.randn(2, 3)}),
     "unsupported_op": (Cumsum, lambda: {"x": torch.randn(2, 3)}),
     "unsupported_mutation": (CopyInto, lambda: {"x": torch.randn(2, 3)}),

@@ -269,7 +269,9 @@ def write_manifests(out_root, results):
                   "loop": "scripted; `for _ in range(int(x.abs().sum()))`",
                   "unsupported_op": "traced; an op outside the op set",
                   "unsupported_mutation": "traced; `aten::copy_`, a "
-                                          "mutation with no out-of-place op"}[
+                                          "mutation with no out-of-place op",
+                  "sparse_embedding": "traced; `nn.Embedding(sparse=True)`, "
+                                      "a sparse gradient"}[
                       r["name"]],
                  code(r["aten"] + r["other"])) for r in errors]
         rows += [("`truncated.pt`", "as `ops/linear`",

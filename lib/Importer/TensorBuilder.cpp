@@ -1046,6 +1046,269 @@ Value TensorBuilder::flip(Value x, ArrayRef<int64_t> dims) {
 }
 
 //===----------------------------------------------------------------------===//
+// Indexing
+//===----------------------------------------------------------------------===//
+
+bool TensorBuilder::isIndexTensor(Value x) {
+  Type element = typeOf(x).getElementType();
+  return element.isInteger(32) || element.isInteger(64);
+}
+
+std::string TensorBuilder::describeElements(Value x) {
+  Type element = typeOf(x).getElementType();
+  if (isa<FloatType>(element))
+    return "a float tensor";
+  if (element.isInteger(1))
+    return "a bool tensor";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "a tensor of " << element;
+  return text;
+}
+
+Value TensorBuilder::gather(Value x, int64_t dim, Value index) {
+  RankedTensorType type = typeOf(x), it = typeOf(index);
+  if (!isIndexTensor(index))
+    return error("gather: expected integer indices, got " +
+                 describeElements(index));
+  // torch treats a 0-d tensor as 1-d here.
+  if (type.getRank() == 0)
+    x = reshape(x, {1});
+  if (it.getRank() == 0)
+    index = reshape(index, {1});
+  type = typeOf(x);
+  it = typeOf(index);
+  dim = normalizeDim(dim, type.getRank());
+  if (dim < 0)
+    return Value();
+  if (it.getRank() != type.getRank())
+    return error("gather: index of shape " + shapeString(it.getShape()) +
+                 " does not have the rank of input " +
+                 shapeString(type.getShape()));
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (d != dim && it.getDimSize(d) > type.getDimSize(d))
+      return error("gather: index of shape " + shapeString(it.getShape()) +
+                   " is larger than input " + shapeString(type.getShape()) +
+                   " in dim " + Twine(d));
+  if (type.getDimSize(dim) == 0 && it.getNumElements() > 0)
+    return error("gather: dim " + Twine(dim) + " of input " +
+                 shapeString(type.getShape()) + " is empty");
+  return GatherOp::create(b, loc, x, index, dim);
+}
+
+Value TensorBuilder::scatterAdd(Value x, int64_t dim, Value index, Value src) {
+  RankedTensorType type = typeOf(x), it = typeOf(index), st = typeOf(src);
+  if (!isIndexTensor(index))
+    return error("scatter_add: expected integer indices, got " +
+                 describeElements(index));
+  dim = normalizeDim(dim, type.getRank());
+  if (dim < 0)
+    return Value();
+  if (it.getRank() != type.getRank() || st.getRank() != type.getRank())
+    return error("scatter_add: index " + shapeString(it.getShape()) +
+                 " and src " + shapeString(st.getShape()) +
+                 " must have the rank of self " +
+                 shapeString(type.getShape()));
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (it.getDimSize(d) > st.getDimSize(d))
+      return error("scatter_add: index " + shapeString(it.getShape()) +
+                   " is larger than src " + shapeString(st.getShape()) +
+                   " in dim " + Twine(d));
+    if (d != dim && it.getDimSize(d) > type.getDimSize(d))
+      return error("scatter_add: index " + shapeString(it.getShape()) +
+                   " is larger than self " + shapeString(type.getShape()) +
+                   " in dim " + Twine(d));
+  }
+  // torch reads src only where the index has elements.
+  for (int64_t d = 0; d < st.getRank() && src; ++d)
+    if (st.getDimSize(d) != it.getDimSize(d))
+      src = slice(src, d, 0, it.getDimSize(d), 1);
+  src = src ? convert(src, type.getElementType()) : src;
+  if (!src)
+    return src;
+  return ScatterAddOp::create(b, loc, x, index, src, dim);
+}
+
+Value TensorBuilder::indexSelect(Value x, int64_t dim, Value index) {
+  RankedTensorType type = typeOf(x), it = typeOf(index);
+  if (!isIndexTensor(index))
+    return error("index_select: expected integer indices, got " +
+                 describeElements(index));
+  if (it.getRank() > 1)
+    return error("index_select: the index must be 0-D or 1-D, got shape " +
+                 shapeString(it.getShape()));
+  if (type.getRank() == 0)
+    x = reshape(x, {1});
+  type = typeOf(x);
+  dim = normalizeDim(dim, type.getRank());
+  if (dim < 0)
+    return Value();
+  // The index along `dim`, broadcast over the other dims (a view the
+  // gather's lowering reads in place).
+  int64_t count = it.getNumElements();
+  SmallVector<int64_t> shape(type.getShape());
+  shape[dim] = count;
+  Value flat = reshape(index, {count});
+  Value spread = BroadcastInDimOp::create(b, loc, it.clone(shape), flat,
+                                          ArrayRef<int64_t>{dim});
+  return gather(x, dim, spread);
+}
+
+Value TensorBuilder::stopGradient(Value x) {
+  return StopGradientOp::create(b, loc, x);
+}
+
+Value TensorBuilder::stack(ArrayRef<Value> xs, int64_t dim) {
+  if (xs.empty())
+    return error("stack of an empty list");
+  RankedTensorType first = typeOf(xs.front());
+  int64_t rank = first.getRank();
+  if (dim < -(rank + 1) || dim > rank)
+    return error("stack: dim " + Twine(dim) +
+                 " is out of range for tensors of rank " + Twine(rank));
+  if (dim < 0)
+    dim += rank + 1;
+  SmallVector<Value> parts;
+  for (Value x : xs) {
+    if (typeOf(x).getShape() != first.getShape())
+      return error("stack: tensors of shapes " +
+                   shapeString(first.getShape()) + " and " +
+                   shapeString(typeOf(x).getShape()));
+    parts.push_back(unsqueeze(x, dim));
+  }
+  return concat(parts, dim);
+}
+
+namespace {
+
+/// PyTorch's source positions for one dim of an upsampling
+/// (aten/src/ATen/native/UpSample.h), in its float arithmetic: per output
+/// position, the two source indices and their weights (nearest: one index,
+/// weight 1).
+struct UpsampleTaps {
+  SmallVector<int64_t> lo, hi;
+  SmallVector<double> loWeight, hiWeight;
+};
+
+/// compute_scales_value<float>: 1 / scale when given, else in / out.
+float scalesValue(double scale, int64_t in, int64_t out) {
+  return scale > 0 ? float(1.0 / scale) : float(in) / float(out);
+}
+
+UpsampleTaps upsampleTaps(int64_t in, int64_t out, double scale,
+                          bool linear, bool alignCorners) {
+  UpsampleTaps taps;
+  if (!linear) {
+    // nearest_idx: the same size and exact doubling are special-cased.
+    float s = scalesValue(scale, in, out);
+    for (int64_t i = 0; i < out; ++i) {
+      int64_t src = in == out       ? i
+                    : out == 2 * in ? i >> 1
+                                    : std::min(int64_t(std::floor(float(i) * s)),
+                                               in - 1);
+      taps.lo.push_back(src);
+      taps.hi.push_back(src);
+      taps.loWeight.push_back(1.0);
+      taps.hiWeight.push_back(0.0);
+    }
+    return taps;
+  }
+  // area_pixel_compute_scale and compute_indices_weights_linear.
+  float s = alignCorners ? (out > 1 ? float(in - 1) / float(out - 1) : 0.0f)
+                         : scalesValue(scale, in, out);
+  for (int64_t i = 0; i < out; ++i) {
+    float real = alignCorners
+                     ? s * float(i)
+                     : std::max(s * (float(i) + 0.5f) - 0.5f, 0.0f);
+    int64_t lo = std::min(int64_t(real), in - 1);
+    int64_t hi = lo + (lo < in - 1 ? 1 : 0);
+    float lambda = std::min(std::max(real - float(lo), 0.0f), 1.0f);
+    taps.lo.push_back(lo);
+    taps.hi.push_back(hi);
+    taps.loWeight.push_back(1.0f - lambda);
+    taps.hiWeight.push_back(lambda);
+  }
+  return taps;
+}
+
+} // namespace
+
+Value TensorBuilder::indexConstant(ArrayRef<int64_t> values) {
+  auto type = RankedTensorType::get({int64_t(values.size())}, b.getI64Type());
+  return ConstantOp::create(b, loc, DenseElementsAttr::get(type, values));
+}
+
+Value TensorBuilder::upsample(Value x, ArrayRef<int64_t> outputSize,
+                              ArrayRef<double> scales, Interpolation mode,
+                              bool alignCorners) {
+  RankedTensorType type = typeOf(x);
+  int64_t spatial = outputSize.size(), rank = type.getRank();
+  if (rank != spatial + 2)
+    return error("upsample: " + Twine(spatial) +
+                 " output sizes need an input of rank " + Twine(spatial + 2) +
+                 ", got " + shapeString(type.getShape()));
+  Type element = type.getElementType();
+  if (!isa<FloatType>(element))
+    return error("upsample: needs a float input");
+  bool linear = mode == Interpolation::Linear;
+  Value y = x;
+  // The last dim first, as PyTorch's kernels weight the inner dim's pair
+  // before the outer's.
+  for (int64_t d = spatial - 1; d >= 0 && y; --d) {
+    int64_t dim = 2 + d, in = type.getDimSize(dim), out = outputSize[d];
+    if (out < 1 || in < 1)
+      return error("upsample: sizes " + shapeString(type.getShape()) +
+                   " to " + shapeString(outputSize) + " must be positive");
+    UpsampleTaps taps = upsampleTaps(in, out, d < int64_t(scales.size())
+                                                  ? scales[d]
+                                                  : 0.0,
+                                     linear, alignCorners);
+    SmallVector<int64_t> along(rank, 1);
+    along[dim] = out;
+    auto weightsOf = [&](ArrayRef<double> weights) {
+      SmallVector<APFloat> values;
+      for (double w : weights) {
+        APFloat value(w);
+        bool lost;
+        value.convert(cast<FloatType>(element).getFloatSemantics(),
+                      APFloat::rmNearestTiesToEven, &lost);
+        values.push_back(value);
+      }
+      auto wt = RankedTensorType::get(along, element);
+      return ConstantOp::create(b, loc, DenseElementsAttr::get(wt, values));
+    };
+    // Each source repeated `out / in` times in order (nearest at an
+    // integer factor): a broadcast, whose gradient is a sum.
+    int64_t factor = out % in == 0 ? out / in : 0;
+    bool repeats = !linear && factor > 0;
+    for (int64_t i = 0; i < out && repeats; ++i)
+      repeats = taps.lo[i] == i / factor;
+    if (repeats) {
+      SmallVector<int64_t> split(typeOf(y).getShape());
+      split.insert(split.begin() + dim + 1, 1);
+      SmallVector<int64_t> spread(split);
+      spread[dim + 1] = factor;
+      SmallVector<int64_t> merged(typeOf(y).getShape());
+      merged[dim] = out;
+      y = reshape(broadcastTo(reshape(y, split), spread), merged);
+      continue;
+    }
+    Value lo = indexSelect(y, dim, indexConstant(taps.lo));
+    if (!linear || !lo) {
+      y = lo;
+      continue;
+    }
+    Value hi = indexSelect(y, dim, indexConstant(taps.hi));
+    Value loWeights = weightsOf(taps.loWeight);
+    Value hiWeights = weightsOf(taps.hiWeight);
+    Value near = binary(Binary::Mul, lo, loWeights);
+    Value far = binary(Binary::Mul, hi, hiWeights);
+    y = binary(Binary::Add, near, far);
+  }
+  return y;
+}
+
+//===----------------------------------------------------------------------===//
 // Pooling
 //===----------------------------------------------------------------------===//
 
@@ -1457,16 +1720,32 @@ Value TensorBuilder::oneHot(Value indices, int64_t classes, Type element) {
   return convert(hit, element);
 }
 
-Value TensorBuilder::embedding(Value weight, Value indices) {
+Value TensorBuilder::embedding(Value weight, Value indices,
+                               std::optional<int64_t> paddingIdx) {
   RankedTensorType wt = typeOf(weight);
   if (wt.getRank() != 2)
     return error("embedding: the weight must be 2-D, got shape " +
                  shapeString(wt.getShape()));
-  // A gather written as a one-hot product: exact (one nonzero per row), its
-  // gradient is the scatter-add torch computes, and it reuses the matmul
-  // lowering. Its cost grows with the vocabulary size.
-  Value hot = oneHot(indices, wt.getDimSize(0), wt.getElementType());
-  return hot ? matmul(hot, weight) : hot;
+  if (!isIndexTensor(indices))
+    return error("embedding: expected integer indices, got " +
+                 describeElements(indices));
+  RankedTensorType it = typeOf(indices);
+  int64_t count = numElements(it.getShape());
+  // Rows of the weight picked by a gather: its backward is a scatter-add
+  // over the indices (work in the rows picked, not the vocabulary).
+  Value rows = indexSelect(weight, 0, reshape(indices, {count}));
+  if (rows && paddingIdx) {
+    // torch's embedding backward leaves the padding row's gradient at zero:
+    // where the index is padding_idx, the value comes through
+    // stop_gradient.
+    Value isPad = compare(ComparisonDirection::EQ, reshape(indices, {count, 1}),
+                          Scalar::ofInt(*paddingIdx));
+    Value frozen = stopGradient(rows);
+    rows = where(isPad, frozen, rows);
+  }
+  SmallVector<int64_t> shape(it.getShape());
+  shape.push_back(wt.getDimSize(1));
+  return rows ? reshape(rows, shape) : rows;
 }
 
 Value TensorBuilder::nllLoss(Value logProbs, Value target, Value weight,

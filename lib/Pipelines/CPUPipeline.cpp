@@ -23,10 +23,12 @@ StringRef trace::convolutionLowering(StringRef option, bool blas) {
 
 void trace::buildBufferizedLinalgPipeline(OpPassManager &pm,
                                           bool resultsToOutParams,
-                                          StringRef convolutions) {
+                                          StringRef convolutions,
+                                          StringRef scatters) {
   // 1. The export format: upstream dialects on tensors.
   trace::TraceToLinalgPassOptions toLinalg;
   toLinalg.convolutions = convolutions.str();
+  toLinalg.scatters = scatters.str();
   pm.addPass(trace::createTraceToLinalgPass(toLinalg));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

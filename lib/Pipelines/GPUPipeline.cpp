@@ -46,10 +46,12 @@ void trace::buildGPUKernelsFront(OpPassManager &pm, StringRef blasRuntime,
   trace::TraceToLinalgPassOptions toLinalg;
   toLinalg.keepFusions = true;
   toLinalg.convolutions = convolutions.str();
+  // A scatter's loops would run on the host: one reducing kernel instead.
+  toLinalg.scatters = "dense";
   pm.addPass(trace::createTraceToLinalgPass(toLinalg));
   pm.addPass(trace::createTraceLowerFusionsPass());
   buildBufferizedLinalgPipeline(pm, /*resultsToOutParams=*/false,
-                                convolutions);
+                                convolutions, toLinalg.scatters);
 
   // 3. Matmuls: trace_gpu.gemm ops (cuBLAS), which gpu-async-region below
   // orders on the kernels' stream like launches.

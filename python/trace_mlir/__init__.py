@@ -403,6 +403,12 @@ class CompiledModule(torch.nn.Module):
             if proc.returncode != 0:
                 raise TraceMLIRError(proc.stderr.strip() or
                                      f"trace-compile exited {proc.returncode}")
+            # The importer's warnings (a buffer updated in a checkpoint
+            # region, missing debug info) reach the user as Python's.
+            for line in proc.stderr.splitlines():
+                if "warning:" in line:
+                    warnings.warn(f"trace-compile: {line.strip()}",
+                                  stacklevel=4)
         library = _Library(directory, "step")
         library.input_names = names
         return library

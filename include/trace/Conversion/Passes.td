@@ -29,6 +29,11 @@ def TraceToLinalgPass : Pass<"trace-to-linalg"> {
       `convolutions=im2col` an im2col `linalg.generic` copy and a
       `linalg.matmul` (`batch_matmul` over the groups); `reverse` is a
       `linalg.generic` copy counting the reversed dims down;
+    * `gather` is a `linalg.generic` over the result that reads the operand
+      with `tensor.extract` at the clamped index; `scatter_add` a nest of
+      `scf.for` loops over the indices, each a `tensor.extract` and a
+      `tensor.insert`, or with `scatters=dense` one `linalg.generic` that
+      reduces over the indexed dim; `stop_gradient` is its operand;
     * `random_uniform` is Philox4x32-10 written out in arith ops, bit for bit
       the definition in `trace/Support/Philox.h`;
     * `trace.forward_end` is erased;
@@ -48,11 +53,16 @@ def TraceToLinalgPass : Pass<"trace-to-linalg"> {
            "trace.convolution as one linalg.generic (direct), as an im2col "
            "copy and a linalg matmul (im2col, for a BLAS), or im2col where "
            "the matmul's reduction and rows are large enough (auto)">,
+    Option<"scatters", "scatters", "std::string", "\"loops\"",
+           "trace.scatter_add as scf.for loops over the indices (loops), or "
+           "as one linalg.generic reducing over the indexed dim (dense, "
+           "for the GPU)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect",
+    "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect",
   ];
 }

@@ -195,6 +195,28 @@ public:
   /// torch.flip.
   Value flip(Value x, ArrayRef<int64_t> dims);
 
+  // Indexing (integer indices, i32 or i64; out of range is clamped by a
+  // gather and dropped by a scatter, where torch would raise) -------------
+  /// torch.gather: `index` of x's rank, at most x's size off `dim`.
+  Value gather(Value x, int64_t dim, Value index);
+  /// torch.scatter_add: `src` at least `index`'s size in every dim.
+  Value scatterAdd(Value x, int64_t dim, Value index, Value src);
+  /// torch.index_select: `index` 0-D or 1-D; a gather of the index
+  /// broadcast over the other dims.
+  Value indexSelect(Value x, int64_t dim, Value index);
+  /// x.detach(): the value, through which no gradient flows.
+  Value stopGradient(Value x);
+  Value stack(ArrayRef<Value> xs, int64_t dim);
+  /// upsample_nearest{1,2,3}d and upsample_{linear1d,bilinear2d,
+  /// trilinear3d}: x [N, C, spatial...] resized to `outputSize`, PyTorch's
+  /// source positions and weights per dim (`scales[d]` > 0: the
+  /// scale_factor given, else in / out). Nearest at an integer factor is a
+  /// broadcast; otherwise an index_select per tap, weighted.
+  enum class Interpolation { Nearest, Linear };
+  Value upsample(Value x, ArrayRef<int64_t> outputSize,
+                 ArrayRef<double> scales, Interpolation mode,
+                 bool alignCorners);
+
   // Pooling, over the last kernel.size() dims (one entry per spatial dim in
   // every list; an empty stride is the kernel) ------------------------------
   /// max_pool: the max of each window (padded with -inf), taken in the
@@ -229,8 +251,10 @@ public:
   /// channels and the spatial dims, then a per-channel affine.
   Value groupNorm(Value x, int64_t groups, Value weight, Value bias,
                   double eps);
-  /// weight[indices] as a one-hot product: [..., V] x [V, D].
-  Value embedding(Value weight, Value indices);
+  /// weight[indices]: an index_select of the rows, [...] -> [..., D]. The
+  /// rows picked at `paddingIdx` get no gradient, as in torch.
+  Value embedding(Value weight, Value indices,
+                  std::optional<int64_t> paddingIdx = std::nullopt);
   /// reduction: 0 none, 1 mean, 2 sum (torch's Reduction enum).
   Value nllLoss(Value logProbs, Value target, Value weight, int64_t reduction,
                 int64_t ignoreIndex, double labelSmoothing = 0.0);
@@ -251,6 +275,12 @@ private:
                                                     int64_t rank);
   /// One-hot of integer `indices` over `classes`, in `element`: [..., C].
   Value oneHot(Value indices, int64_t classes, Type element);
+  /// An i32 or i64 tensor.
+  static bool isIndexTensor(Value x);
+  /// "a float tensor", "a bool tensor", ...: for errors about indices.
+  static std::string describeElements(Value x);
+  /// A 1-D i64 constant.
+  Value indexConstant(ArrayRef<int64_t> values);
 
   OpBuilder &b;
   std::function<Value()> seedFn;

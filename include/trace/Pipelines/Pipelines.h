@@ -149,11 +149,12 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
 /// identity-layout function boundaries and deallocation. With
 /// `resultsToOutParams`, results are trailing arguments the caller allocates
 /// (upstream buffer-results-to-out-params, allocations hoisted to them);
-/// otherwise freshly allocated buffers the caller frees. `convolutions` is
-/// trace-to-linalg's option of that name.
+/// otherwise freshly allocated buffers the caller frees. `convolutions` and
+/// `scatters` are trace-to-linalg's options of those names.
 void buildBufferizedLinalgPipeline(OpPassManager &pm,
                                    bool resultsToOutParams = false,
-                                   StringRef convolutions = "direct");
+                                   StringRef convolutions = "direct",
+                                   StringRef scatters = "loops");
 
 /// trace-to-linalg's `convolutions` for a pipeline's option of that name:
 /// `auto` is direct when no BLAS runs the matmuls.

@@ -1,6 +1,7 @@
 //===- AtenConv.cpp - aten convolution and pooling operators --------------===//
 //
-// The aten operators of one family (convolution and pooling): a handler
+// The aten operators of one family (convolution, pooling and upsampling): a
+// handler
 // each, named in the table at the end of the file, which importAten
 // dispatches on (TorchScriptImporter.cpp). Every convolution becomes one
 // trace.convolution (TensorBuilder::convolution), plus an add for the
@@ -132,6 +133,61 @@ void Importer::atenAdaptiveAvgPool(jit::Node *node, StringRef name) {
   return setResult(node, tb.adaptiveAvgPool(v, size));
 }
 
+/// aten::upsample_nearest1d/2d/3d, aten::upsample_linear1d,
+/// aten::upsample_bilinear2d, aten::upsample_trilinear3d: the `.vec`
+/// overloads (output_size or scale_factors, what tracing F.interpolate
+/// records) and the per-dim ones (output_size, scales_d/h/w).
+void Importer::atenUpsample(jit::Node *node, StringRef name) {
+  bool linear = !name.starts_with("upsample_nearest");
+  int64_t spatial = name.ends_with("1d") ? 1 : name.ends_with("2d") ? 2 : 3;
+  bool vec = hasInput(node, "scale_factors");
+  Value x = tensorArg(node, vec ? "input" : "self");
+  ArrayRef<int64_t> shape = TensorBuilder::typeOf(x).getShape();
+  if (int64_t(shape.size()) != spatial + 2)
+    fail("aten::" + name + ": expected an input of rank " +
+         Twine(spatial + 2) + ", got " + Twine(shape.size()));
+  // Per dim, the scale factor given (0: none).
+  std::vector<double> scales(spatial, 0.0);
+  auto readScale = [&](const char *arg, int64_t d) {
+    c10::IValue v = constArg(node, arg);
+    if (!v.isNone())
+      scales[d] = v.toDouble();
+  };
+  if (vec) {
+    c10::IValue factors = constArg(node, "scale_factors");
+    if (!factors.isNone()) {
+      std::vector<double> given = factors.toDoubleVector();
+      if (int64_t(given.size()) != spatial)
+        fail("aten::" + name + ": expected " + Twine(spatial) +
+             " scale factors, got " + Twine(given.size()));
+      scales = given;
+    }
+  } else if (spatial == 1) {
+    readScale("scales", 0);
+  } else {
+    const char *names[] = {"scales_d", "scales_h", "scales_w"};
+    for (int64_t d = 0; d < spatial; ++d)
+      readScale(names[3 - spatial + d], d);
+  }
+  std::vector<int64_t> size = intListArg(node, "output_size");
+  if (size.empty()) {
+    if (!vec || llvm::all_of(scales, [](double v) { return v <= 0; }))
+      fail("aten::" + name + ": needs output_size or scale_factors");
+    // compute_output_size: the input size times the factor, truncated.
+    for (int64_t d = 0; d < spatial; ++d)
+      size.push_back(int64_t(double(shape[2 + d]) * scales[d]));
+  } else if (int64_t(size.size()) != spatial) {
+    fail("aten::" + name + ": expected " + Twine(spatial) +
+         " output sizes, got " + Twine(size.size()));
+  }
+  bool alignCorners = linear && boolArg(node, "align_corners");
+  return setResult(node,
+                   tb.upsample(x, size, scales,
+                               linear ? TensorBuilder::Interpolation::Linear
+                                      : TensorBuilder::Interpolation::Nearest,
+                               alignCorners));
+}
+
 ArrayRef<Importer::AtenEntry> Importer::convAtenOps() {
   static const AtenEntry entries[] = {
       {"_convolution", &Importer::atenConvolution},
@@ -154,6 +210,12 @@ ArrayRef<Importer::AtenEntry> Importer::convAtenOps() {
       {"adaptive_avg_pool3d", &Importer::atenAdaptiveAvgPool},
       {"_adaptive_avg_pool2d", &Importer::atenAdaptiveAvgPool},
       {"_adaptive_avg_pool3d", &Importer::atenAdaptiveAvgPool},
+      {"upsample_nearest1d", &Importer::atenUpsample},
+      {"upsample_nearest2d", &Importer::atenUpsample},
+      {"upsample_nearest3d", &Importer::atenUpsample},
+      {"upsample_linear1d", &Importer::atenUpsample},
+      {"upsample_bilinear2d", &Importer::atenUpsample},
+      {"upsample_trilinear3d", &Importer::atenUpsample},
   };
   return entries;
 }

@@ -150,7 +150,15 @@ void Importer::atenAddmm(jit::Node *node, StringRef name) {
 void Importer::atenEmbedding(jit::Node *node, StringRef name) {
   Value weight = tensorArg(node, "weight");
   Value indices = tensorArg(node, "indices");
-  return setResult(node, tb.embedding(weight, indices));
+  // -1 is none; nn.Embedding has made a negative padding_idx positive.
+  std::optional<int64_t> padding;
+  if (int64_t p = intArg(node, "padding_idx"); p >= 0)
+    padding = p;
+  if (boolArg(node, "sparse"))
+    fail("aten::embedding: sparse gradients are not supported");
+  if (boolArg(node, "scale_grad_by_freq"))
+    fail("aten::embedding: scale_grad_by_freq is not supported");
+  return setResult(node, tb.embedding(weight, indices, padding));
 }
 
 /// aten::nll_loss, aten::nll_loss_nd, aten::cross_entropy_loss.

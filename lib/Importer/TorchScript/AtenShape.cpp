@@ -78,8 +78,7 @@ void Importer::atenContiguous(jit::Node *node, StringRef name) {
 
 /// aten::detach.
 void Importer::atenDetach(jit::Node *node, StringRef name) {
-  fail("aten::detach is not supported: it stops gradients, which the "
-       "trace dialect has no op for yet");
+  return setResult(node, tb.stopGradient(self(node)));
 }
 
 /// aten::unsqueeze.
@@ -139,6 +138,31 @@ void Importer::atenCat(jit::Node *node, StringRef name) {
   for (const TSValue &e : list.elements)
     parts.push_back(asTensor(e, listValue));
   return setResult(node, tb.concat(parts, intArg(node, "dim")));
+}
+
+/// aten::stack.
+void Importer::atenStack(jit::Node *node, StringRef name) {
+  const jit::Value *listValue = input(node, "tensors");
+  TSValue &list = lookup(listValue);
+  if (list.kind != TSValue::Kind::List)
+    fail("aten::stack of a value that is not a list");
+  SmallVector<Value> parts;
+  for (const TSValue &e : list.elements)
+    parts.push_back(asTensor(e, listValue));
+  return setResult(node, tb.stack(parts, intArg(node, "dim")));
+}
+
+/// aten::gather, aten::scatter_add, aten::index_select.
+void Importer::atenGather(jit::Node *node, StringRef name) {
+  Value v = self(node);
+  Value index = tensorArg(node, "index");
+  int64_t dim = intArg(node, "dim");
+  if (name == "index_select")
+    return setResult(node, tb.indexSelect(v, dim, index));
+  if (name == "scatter_add")
+    return setResult(node,
+                     tb.scatterAdd(v, dim, index, tensorArg(node, "src")));
+  return setResult(node, tb.gather(v, dim, index));
 }
 
 /// aten::split, aten::split_with_sizes, aten::chunk, aten::unsafe_split,
@@ -203,6 +227,10 @@ ArrayRef<Importer::AtenEntry> Importer::shapeAtenOps() {
       {"select", &Importer::atenSelect},
       {"narrow", &Importer::atenNarrow},
       {"cat", &Importer::atenCat},
+      {"stack", &Importer::atenStack},
+      {"gather", &Importer::atenGather},
+      {"scatter_add", &Importer::atenGather},
+      {"index_select", &Importer::atenGather},
       {"concat", &Importer::atenCat},
       {"split", &Importer::atenSplit},
       {"split_with_sizes", &Importer::atenSplit},

@@ -19,6 +19,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Regex.h"
 
@@ -91,6 +92,9 @@ struct Scope {
   // clang (not g++) rejects in the aggregate initializations below.
   llvm::DenseMap<Value, Value> captured{};
   SmallVector<Value> outerValues{}; ///< operands of the region op, in order
+  /// Buffers updated in the region, in order: their last values leave it
+  /// as results after the module's own.
+  SmallVector<Value> updatedBuffers{};
 };
 
 class Importer {
@@ -229,6 +233,8 @@ private:
   void atenSelect(jit::Node *node, StringRef name);
   void atenNarrow(jit::Node *node, StringRef name);
   void atenCat(jit::Node *node, StringRef name);
+  void atenStack(jit::Node *node, StringRef name);
+  void atenGather(jit::Node *node, StringRef name);
   void atenSplit(jit::Node *node, StringRef name);
   void atenOnes(jit::Node *node, StringRef name);
   void atenArange(jit::Node *node, StringRef name);
@@ -248,6 +254,7 @@ private:
   void atenMaxPool(jit::Node *node, StringRef name);
   void atenAvgPool(jit::Node *node, StringRef name);
   void atenAdaptiveAvgPool(jit::Node *node, StringRef name);
+  void atenUpsample(jit::Node *node, StringRef name);
   bool isCheckpointModule(const jit::Module &m, const std::string &path);
 
   // Buffer mutations ----------------------------------------------------------
@@ -260,7 +267,8 @@ private:
     return updated ? updated : buffer;
   }
   /// Records `updated` as `buffer`'s new value (a result of the function,
-  /// role buffer_update); fails inside a checkpoint region.
+  /// role buffer_update). Inside a checkpoint region, with a warning: the
+  /// step updates it once, where PyTorch's recomputation updates it again.
   void updateBuffer(const jit::Node *node, Value buffer, Value updated);
 
   // torch.utils.checkpoint calls (CheckpointCalls.h) -------------------------
@@ -294,6 +302,12 @@ private:
   llvm::DenseMap<Value, std::string> bufferNames; // buffer argument -> name
   llvm::MapVector<Value, Value> bufferUpdates;    // buffer argument -> value
   llvm::DenseMap<Value, Value> bufferOfUpdate;    // an update -> its buffer
+  llvm::DenseSet<Value> regionBufferUpdates; // updated in a region
+  struct RegionUpdate {
+    Location loc;
+    std::string buffer, region;
+  };
+  std::optional<RegionUpdate> firstRegionUpdate; // for the one warning
   llvm::DenseMap<const jit::Value *, TSValue> env;
   std::vector<std::string> callStack; // for recursion checks
   std::string currentPath;            // module of the node being imported

@@ -268,13 +268,18 @@ Value Importer::bufferArg(const jit::Node *node, const char *name) {
 
 void Importer::updateBuffer(const jit::Node *node, Value buffer,
                             Value updated) {
-  // A region's values cannot leave it but through its results, and
-  // PyTorch updates the buffer again when it recomputes a checkpoint.
-  if (scope && scope->parent)
-    fail(describe(node) + " updates buffer '" + bufferNames.lookup(buffer) +
-         "' inside a checkpoint region, which PyTorch updates again when it "
-         "recomputes the region: not supported (keep the layer outside the "
-         "checkpoint, or put the model in eval mode)");
+  // A region's values leave it only through its results: the update is
+  // one when the region closes. PyTorch's checkpoint updates the buffer
+  // again when it recomputes the region in the backward (momentum applied
+  // twice); the compiled step's recomputation does not, so it matches the
+  // model without checkpoints. Said once, after the walk.
+  if (scope && scope->parent && !llvm::is_contained(scope->updatedBuffers,
+                                                     buffer)) {
+    if (regionBufferUpdates.insert(buffer).second && !firstRegionUpdate)
+      firstRegionUpdate = {tb.getLoc(), bufferNames.lookup(buffer),
+                           scope->path};
+    scope->updatedBuffers.push_back(buffer);
+  }
   bufferUpdates[buffer] = updated;
   bufferOfUpdate[updated] = buffer;
 }
@@ -635,6 +640,9 @@ std::vector<TSValue> Importer::callMethod(jit::Node *node,
   };
   for (TSValue &r : results)
     collect(r);
+  size_t numModuleResults = yielded.size();
+  for (Value buffer : inner.updatedBuffers)
+    yielded.push_back(bufferUpdates.lookup(buffer));
   tb.setLoc(loc);
   YieldOp::create(builder, loc, yielded);
   scope = inner.parent;
@@ -661,6 +669,15 @@ std::vector<TSValue> Importer::callMethod(jit::Node *node,
   };
   for (TSValue &r : results)
     rebind(r);
+  // The buffers' new values are now the region's results (and leave the
+  // enclosing region in turn).
+  for (auto [i, buffer] : llvm::enumerate(inner.updatedBuffers)) {
+    Value result = region.getResult(numModuleResults + i);
+    bufferUpdates[buffer] = result;
+    bufferOfUpdate[result] = buffer;
+    if (scope->parent && !llvm::is_contained(scope->updatedBuffers, buffer))
+      scope->updatedBuffers.push_back(buffer);
+  }
   return results;
 }
 
@@ -1169,20 +1186,27 @@ OwningOpRef<ModuleOp> Importer::run(jit::Module &root, StringRef path) {
   }
   if (options.checkpointCalls)
     callRegions.form(func, options.reportCheckpointCalls);
-  // A torch.utils.checkpoint call around a buffer's update: PyTorch updates
-  // it again when it recomputes the call, which a result cannot say.
+  // A torch.utils.checkpoint call around a buffer's update (the region's
+  // result): as for module regions, the step updates it once.
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
   for (auto [i, update] : llvm::enumerate(bufferUpdates))
     if (auto region =
-            ret.getOperand(numResults + i).getDefiningOp<CheckpointOp>()) {
-      emitError(region.getLoc())
-          << "buffer '" << bufferNames.lookup(update.first)
-          << "' is updated inside a torch.utils.checkpoint call, which "
-             "PyTorch updates again when it recomputes the call: not "
-             "supported (keep the layer outside the checkpoint, or put the "
-             "model in eval mode)";
-      return nullptr;
-    }
+            ret.getOperand(numResults + i).getDefiningOp<CheckpointOp>())
+      if (regionBufferUpdates.insert(update.first).second &&
+          !firstRegionUpdate)
+        firstRegionUpdate = {region.getLoc(), bufferNames.lookup(update.first),
+                             region.getName().value_or("").str()};
+  if (firstRegionUpdate) {
+    size_t others = regionBufferUpdates.size() - 1;
+    emitWarning(firstRegionUpdate->loc)
+        << "buffer '" << firstRegionUpdate->buffer << "'"
+        << (others ? " and " + std::to_string(others) + " more" : "")
+        << " updated inside checkpoint regions (the first in '"
+        << firstRegionUpdate->region
+        << "'): the compiled step updates each once per step, as the model "
+           "without checkpoints does, where PyTorch's checkpoint updates it "
+           "again when it recomputes the region";
+  }
   if (failed(verify(*module)))
     return nullptr;
   return module;

@@ -378,6 +378,35 @@ def cases_for(op, gen):
                                   *tol(dt, False)))
         return cases
 
+    if op == "gather":
+        # Repeated indices sum their cotangents (torch's gather backward);
+        # indices smaller than the operand off `dim`. Both scatter lowerings.
+        cases = []
+        for shape, dim, ishape, high in (((10, 4), 0, (7, 4), 4), ((5, 7), 1, (3, 9), 7),
+                                         ((4, 6, 5), 2, (2, 6, 8), 5)):
+            for dt in DTYPES:
+                x = draw(gen, shape, dt)
+                idx = draw(gen, ishape, torch.int64, 0, high)
+                for flags in ((), ("--gpu-kernels",)):
+                    cases.append(Case(f"gather_{shape_name(shape)}_dim{dim}_{MLIR_DTYPE[dt]}" + ("_gpu_kernels" if flags else ""),
+                                      f"  %r = trace.gather %x[%i] dim = {dim} : {ttype(shape, dt)}, {ttype(ishape, torch.int64)} -> {ttype(ishape, dt)}",
+                                      [("x", x), ("i", idx)],
+                                      lambda t, i, dim=dim: torch.gather(t, dim, i),
+                                      *tol(dt, False), flags=flags))
+        return cases
+    if op == "scatter_add":
+        cases = []
+        for shape, dim, ishape, high in (((10, 4), 0, (6, 4), 4), ((3, 5, 4), 2, (3, 2, 7), 4)):
+            for dt in DTYPES:
+                base, upd = draw(gen, shape, dt), draw(gen, ishape, dt)
+                idx = draw(gen, ishape, torch.int64, 0, high)
+                cases.append(Case(f"scatter_add_{shape_name(shape)}_dim{dim}_{MLIR_DTYPE[dt]}",
+                                  f"  %r = trace.scatter_add %u into %b[%i] dim = {dim} : {ttype(ishape, dt)}, {ttype(ishape, torch.int64)} -> {ttype(shape, dt)}",
+                                  [("b", base), ("i", idx), ("u", upd)],
+                                  lambda b, i, u, dim=dim: b.scatter_add(dim, i, u),
+                                  *tol(dt, False)))
+        return cases
+
     raise SystemExit(f"unknown op {op}")
 
 

@@ -515,6 +515,55 @@ def cases_for(op):
                               [("x", x)], ttype(shape, f32), torch.flip(x, dims), 0.0, 0.0))
         return cases
 
+    if op == "gather":
+        # (operand shape, dim, indices shape, low, high, dtypes): indices
+        # smaller than the operand off `dim`, repeated, and out of range
+        # (clamped into it, as XLA's gather; torch would raise).
+        cases = []
+        for shape, dim, ishape, low, high, itype in (
+                ((10, 4), 0, (3, 4), 0, 10, i64), ((5, 7), 1, (5, 3), 0, 7, i32),
+                ((4, 6, 5), 1, (2, 9, 3), 0, 6, i64), ((6,), 0, (8,), -3, 9, i64)):
+            for dtype in (f32, f64, i64) if dim == 0 and len(shape) == 2 else (f32,):
+                x = draw(gen, shape, dtype, -100, 100)
+                idx = draw(gen, ishape, itype, low, high)
+                clamped = idx.clamp(0, shape[dim] - 1).long()
+                expected = torch.gather(x, dim, clamped)
+                name = f"gather_{'x'.join(map(str, shape))}_dim{dim}_{MLIR_DTYPE[itype]}_{MLIR_DTYPE[dtype]}"
+                if low < 0:
+                    name += "_clamped"
+                out = ttype(ishape, dtype)
+                for flags in ((), ("--gpu-kernels",)):
+                    cases.append(Case(name + ("_gpu_kernels" if flags else ""),
+                                      f"  %r = trace.gather %x[%i] dim = {dim} : {ttype(shape, dtype)}, {ttype(ishape, itype)} -> {out}",
+                                      [("x", x), ("i", idx)], out, expected, 0.0, 0.0,
+                                      extra_flags=flags))
+        return cases
+    if op == "scatter_add":
+        # Repeated indices sum; the indices may be smaller than the base off
+        # `dim`; an update whose index is out of range is dropped. Both
+        # lowerings: loops (the CPU's) and dense (the GPU kernels').
+        cases = []
+        for shape, dim, ishape, low, high, itype in (
+                ((10, 4), 0, (6, 4), 0, 4, i64), ((4, 6), 1, (3, 8), 0, 6, i32),
+                ((3, 5, 4), 2, (3, 2, 7), 0, 4, i64), ((7,), 0, (9,), -2, 10, i64)):
+            for dtype in (f32, f64, i64) if dim == 0 and len(shape) == 2 else (f32,):
+                base = draw(gen, shape, dtype, -100, 100)
+                upd = draw(gen, ishape, dtype, -100, 100)
+                idx = draw(gen, ishape, itype, low, high)
+                valid = (idx >= 0) & (idx < shape[dim])
+                kept = torch.where(valid, upd, torch.zeros_like(upd))
+                expected = base.scatter_add(dim, torch.where(valid, idx, 0).long(), kept)
+                r, atl = (0.0, 0.0) if dtype == i64 else tol(dtype)
+                name = f"scatter_add_{'x'.join(map(str, shape))}_dim{dim}_{MLIR_DTYPE[itype]}_{MLIR_DTYPE[dtype]}"
+                if low < 0:
+                    name += "_dropped"
+                for flags in ((), ("--gpu-kernels",)):
+                    cases.append(Case(name + ("_gpu_kernels" if flags else ""),
+                                      f"  %r = trace.scatter_add %u into %b[%i] dim = {dim} : {ttype(ishape, dtype)}, {ttype(ishape, itype)} -> {ttype(shape, dtype)}",
+                                      [("b", base), ("i", idx), ("u", upd)], ttype(shape, dtype),
+                                      expected, r, atl, extra_flags=flags))
+        return cases
+
     raise SystemExit(f"unknown op {op}")
 
 

@@ -137,9 +137,12 @@ MODELS = {
 }
 
 
-# A checkpoint region per block (--checkpoint-modules), where the model has
-# blocks that hold no batch_norm (whose buffer updates a region refuses).
+# A checkpoint region per block (--checkpoint-modules): the CNNs' residual
+# and inverted-residual blocks (their batch_norms update the running
+# statistics once per step, with a warning), the transformers' layers.
 BLOCKS = {
+    "resnet18": r"model\.layer[1-4]\.[0-9]+",
+    "mobilenet_v3_small": r"model\.features\.([1-9]|1[01])",
     "vit": r"model\.encoder\.layers\.encoder_layer_[0-9]+",
     "transformer_encoder": r"body\.layers\.[0-9]+",
     "transformer_decoder": r"body\.layers\.[0-9]+",

@@ -26,11 +26,22 @@ enum class ConvolutionLowering {
   Auto,
 };
 
+/// How `trace.scatter_add` lowers (the pass's `scatters` option).
+enum class ScatterLowering {
+  /// scf.for loops over the indices, inserting into the running result:
+  /// work in the updates' size.
+  Loops,
+  /// One linalg.generic reducing over the indexed dim: no loop-carried
+  /// tensor (one GPU kernel), work in the updates' size times that dim's.
+  Dense,
+};
+
 /// Adds one conversion pattern per trace op (or op family) rewriting it into
 /// linalg, tensor, arith and math ops. Region ops are inlined.
 void populateTraceToLinalgPatterns(
     RewritePatternSet &patterns,
-    ConvolutionLowering convolutions = ConvolutionLowering::Direct);
+    ConvolutionLowering convolutions = ConvolutionLowering::Direct,
+    ScatterLowering scatters = ScatterLowering::Loops);
 
 /// Marks the trace dialect illegal and the dialects the patterns produce
 /// legal.

@@ -657,6 +657,78 @@ LogicalResult ReverseOp::verify() {
 int64_t ReverseOp::getFlops() { return 0; }
 
 //===----------------------------------------------------------------------===//
+// GatherOp, ScatterAddOp, StopGradientOp
+//===----------------------------------------------------------------------===//
+
+/// Checks the indices of a gather or scatter `what` along `dim` of a tensor
+/// of type `operand`: the operand's rank, at most its size off `dim`, and a
+/// non-empty `dim` to index when there are indices.
+static LogicalResult verifyIndexing(std::optional<Location> loc,
+                                    StringRef what, RankedTensorType operand,
+                                    RankedTensorType indices, int64_t dim) {
+  int64_t rank = operand.getRank();
+  if (dim < 0 || dim >= rank)
+    return emitOptionalError(loc, "'trace.", what, "' op dim ", dim,
+                             " is out of range for an operand of rank ",
+                             rank);
+  if (indices.getRank() != rank)
+    return emitOptionalError(loc, "'trace.", what, "' op indices of shape ",
+                             shapeString(indices.getShape()),
+                             " do not have the operand's rank ", rank);
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != dim && indices.getDimSize(d) > operand.getDimSize(d))
+      return emitOptionalError(
+          loc, "'trace.", what, "' op indices of shape ",
+          shapeString(indices.getShape()), " exceed the operand's shape ",
+          shapeString(operand.getShape()), " in dim ", d);
+  if (operand.getDimSize(dim) == 0 && indices.getNumElements() > 0)
+    return emitOptionalError(loc, "'trace.", what, "' op indexes dim ", dim,
+                             ", which is empty");
+  return success();
+}
+
+LogicalResult
+GatherOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                           Adaptor adaptor,
+                           SmallVectorImpl<Type> &inferredReturnTypes) {
+  auto operand = tensorType(adaptor.getOperand());
+  auto indices = tensorType(adaptor.getIndices());
+  if (failed(verifyIndexing(loc, "gather", operand, indices,
+                            adaptor.getDimension())))
+    return failure();
+  inferredReturnTypes.push_back(operand.clone(indices.getShape()));
+  return success();
+}
+
+// One read of the operand, one of the indices per result element.
+int64_t GatherOp::getFlops() { return 0; }
+int64_t GatherOp::getBytesRead() {
+  return getTensorBytes(getType()) + getTensorBytes(getIndices().getType());
+}
+
+LogicalResult
+ScatterAddOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                               Adaptor adaptor,
+                               SmallVectorImpl<Type> &inferredReturnTypes) {
+  auto operand = tensorType(adaptor.getOperand());
+  auto indices = tensorType(adaptor.getIndices());
+  auto updates = tensorType(adaptor.getUpdates());
+  if (updates.getElementType() != operand.getElementType())
+    return emitOptionalError(loc, "'trace.scatter_add' op updates of ",
+                             updates.getElementType(), " into an operand of ",
+                             operand.getElementType());
+  if (failed(verifyIndexing(loc, "scatter_add", operand, indices,
+                            adaptor.getDimension())))
+    return failure();
+  inferredReturnTypes.push_back(operand);
+  return success();
+}
+
+int64_t StopGradientOp::getFlops() { return 0; }
+int64_t StopGradientOp::getBytesRead() { return 0; }
+int64_t StopGradientOp::getBytesWritten() { return 0; }
+
+//===----------------------------------------------------------------------===//
 // TableGen'd op method definitions
 //===----------------------------------------------------------------------===//
 

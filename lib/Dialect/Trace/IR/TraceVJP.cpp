@@ -593,4 +593,25 @@ TRACE_VJP(ReverseOp) {
   });
 }
 
+// gather: doperand = scatter_add(g into zeros, indices); the indices get
+// nothing. Repeated indices sum, as torch's gather backward does.
+TRACE_VJP(GatherOp) {
+  return vjp(*this, builder, cotangents, out, [&](Emitter &e, Value g) {
+    Value zeros = e.zerosLike(getOperand());
+    out.push_back(ScatterAddOp::create(builder, getLoc(), zeros, getIndices(),
+                                       g, getDimension()));
+    out.push_back(Value());
+  });
+}
+
+// scatter_add: doperand = g, dupdates = gather(g, indices).
+TRACE_VJP(ScatterAddOp) {
+  return vjp(*this, builder, cotangents, out, [&](Emitter &e, Value g) {
+    out.push_back(g);
+    out.push_back(Value());
+    out.push_back(
+        GatherOp::create(builder, getLoc(), g, getIndices(), getDimension()));
+  });
+}
+
 #undef TRACE_VJP

@@ -695,3 +695,67 @@ func.func @same_twice(%x: tensor<4xf32>) -> tensor<4xf32> attributes {
     trace.derivatives = #trace.derivatives<grad = @h, fwd = @h2, bwd = @h2>} {
   return %x : tensor<4xf32>
 }
+
+// -----
+
+func.func @gather_dim(%x: tensor<4x3xf32>, %i: tensor<2x3xi64>) {
+  // expected-error @+1 {{'trace.gather' op dim 2 is out of range for an operand of rank 2}}
+  %r = trace.gather %x[%i] dim = 2 : tensor<4x3xf32>, tensor<2x3xi64> -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @gather_rank(%x: tensor<4x3xf32>, %i: tensor<6xi64>) {
+  // expected-error @+1 {{'trace.gather' op indices of shape 6 do not have the operand's rank 2}}
+  %r = trace.gather %x[%i] dim = 0 : tensor<4x3xf32>, tensor<6xi64> -> tensor<6xf32>
+  return
+}
+
+// -----
+
+func.func @gather_wide(%x: tensor<4x3xf32>, %i: tensor<2x5xi64>) {
+  // expected-error @+1 {{'trace.gather' op indices of shape 2x5 exceed the operand's shape 4x3 in dim 1}}
+  %r = trace.gather %x[%i] dim = 0 : tensor<4x3xf32>, tensor<2x5xi64> -> tensor<2x5xf32>
+  return
+}
+
+// -----
+
+func.func @gather_empty(%x: tensor<0x3xf32>, %i: tensor<2x3xi64>) {
+  // expected-error @+1 {{'trace.gather' op indexes dim 0, which is empty}}
+  %r = trace.gather %x[%i] dim = 0 : tensor<0x3xf32>, tensor<2x3xi64> -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @gather_float_indices(%x: tensor<4x3xf32>, %i: tensor<2x3xf32>) {
+  // expected-error @+1 {{operand #1 must be statically shaped tensor of 32-bit signless integer or 64-bit signless integer values}}
+  %r = trace.gather %x[%i] dim = 0 : tensor<4x3xf32>, tensor<2x3xf32> -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_shapes(%b: tensor<4x3xf32>, %i: tensor<2x3xi64>, %u: tensor<2x2xf32>) {
+  // expected-error @+1 {{all of {indices, updates} have same shape}}
+  %r = "trace.scatter_add"(%b, %i, %u) {dimension = 0 : i64} : (tensor<4x3xf32>, tensor<2x3xi64>, tensor<2x2xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_types(%b: tensor<4x3xf32>, %i: tensor<2x3xi64>, %u: tensor<2x3xf64>) {
+  // expected-error @+1 {{'trace.scatter_add' op updates of 'f64' into an operand of 'f32'}}
+  %r = trace.scatter_add %u into %b[%i] dim = 0 : tensor<2x3xf64>, tensor<2x3xi64> -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_wide(%b: tensor<4x3xf32>, %i: tensor<5x3xi64>, %u: tensor<5x3xf32>) {
+  // expected-error @+1 {{'trace.scatter_add' op indices of shape 5x3 exceed the operand's shape 4x3 in dim 0}}
+  %r = trace.scatter_add %u into %b[%i] dim = 1 : tensor<5x3xf32>, tensor<5x3xi64> -> tensor<4x3xf32>
+  return
+}

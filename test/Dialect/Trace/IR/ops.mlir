@@ -181,6 +181,18 @@ func.func @convolution(%x: tensor<2x4x7x7xf32>, %w: tensor<6x2x3x3xf32>,
   return
 }
 
+// CHECK-LABEL: func @indexing
+func.func @indexing(%w: tensor<10x4xf32>, %i: tensor<3x4xi64>, %j: tensor<3x2xi32>,
+                    %u: tensor<3x2xf32>) {
+  // CHECK: trace.gather %{{.*}}[%{{.*}}] dim = 0 : tensor<10x4xf32>, tensor<3x4xi64> -> tensor<3x4xf32>
+  %0 = trace.gather %w[%i] dim = 0 : tensor<10x4xf32>, tensor<3x4xi64> -> tensor<3x4xf32>
+  // CHECK: trace.scatter_add %{{.*}} into %{{.*}}[%{{.*}}] dim = 0 : tensor<3x2xf32>, tensor<3x2xi32> -> tensor<10x4xf32>
+  %1 = trace.scatter_add %u into %w[%j] dim = 0 : tensor<3x2xf32>, tensor<3x2xi32> -> tensor<10x4xf32>
+  // CHECK: trace.stop_gradient %{{.*}} : tensor<10x4xf32>
+  %2 = trace.stop_gradient %1 : tensor<10x4xf32>
+  return
+}
+
 // CHECK-LABEL: func @more_unary
 func.func @more_unary(%x: tensor<2x3xf32>, %h: tensor<4xbf16>) {
   // CHECK: trace.log1p %{{.*}} : tensor<2x3xf32>

@@ -89,6 +89,7 @@ def Trace_NumericTensor
     : StaticShapeTensorOf<!listconcat(Trace_FloatTypes, Trace_IntTypes)>;
 def Trace_FloatTensor : StaticShapeTensorOf<Trace_FloatTypes>;
 def Trace_BoolTensor : StaticShapeTensorOf<[I1]>;
+def Trace_IndexTensor : StaticShapeTensorOf<Trace_IntTypes>;
 
 // The seed of the counter-based random op: a rank-0 i64 tensor, usually a
 // function argument so that every training step draws new numbers.

@@ -552,6 +552,82 @@ def Trace_ReverseOp : Trace_ComputeOp<"reverse", [
 }
 
 //===----------------------------------------------------------------------===//
+// Indexing
+//===----------------------------------------------------------------------===//
+
+def Trace_GatherOp : Trace_ComputeOp<"gather", [Trace_Differentiable,
+    Trace_InferShapes], ["getFlops", "getBytesRead"]> {
+  let summary = "Pick elements along one dim by index (torch.gather)";
+  let description = [{
+    ```mlir
+    %r = trace.gather %x[%idx] dim = 0
+         : tensor<1000x64xf32>, tensor<32x64xi64> -> tensor<32x64xf32>
+    ```
+    `result[i] = operand[i with i[dim] replaced by indices[i]]`: the result
+    has the indices' shape. The indices have the operand's rank and, in
+    every dim but `dim`, at most the operand's size. `index_select` and an
+    embedding are a gather of broadcast indices.
+
+    An index outside `[0, size)` is clamped into it, as XLA's gather does
+    (torch raises; a compiled step cannot).
+  }];
+  let arguments = (ins Trace_Tensor:$operand, Trace_IndexTensor:$indices,
+                       I64Attr:$dimension);
+  let results = (outs Trace_Tensor:$result);
+  let assemblyFormat = [{
+    $operand `[` $indices `]` `dim` `=` $dimension attr-dict `:`
+      type($operand) `,` type($indices) `->` type($result)
+  }];
+}
+
+def Trace_ScatterAddOp : Trace_ComputeOp<"scatter_add", [Trace_Differentiable,
+    Trace_InferShapes, AllShapesMatch<["indices", "updates"]>]> {
+  let summary = "Add elements into a tensor along one dim by index "
+                "(torch.scatter_add)";
+  let description = [{
+    ```mlir
+    %r = trace.scatter_add %updates into %base[%idx] dim = 0
+         : tensor<32x64xf32>, tensor<32x64xi64> -> tensor<1000x64xf32>
+    ```
+    `result = operand`, then for every position `i` of the indices,
+    `result[i with i[dim] replaced by indices[i]] += updates[i]`, repeated
+    indices summing. The indices and updates have one shape, of the
+    operand's rank, at most the operand's size in every dim but `dim`. The
+    gradient of `trace.gather`.
+
+    An update whose index lies outside `[0, size)` is dropped, as XLA's
+    scatter does. The order in which repeated indices add is unspecified
+    (the CPU adds in index order).
+  }];
+  let arguments = (ins Trace_NumericTensor:$operand,
+                       Trace_IndexTensor:$indices,
+                       Trace_NumericTensor:$updates, I64Attr:$dimension);
+  let results = (outs Trace_NumericTensor:$result);
+  let assemblyFormat = [{
+    $updates `into` $operand `[` $indices `]` `dim` `=` $dimension attr-dict
+      `:` type($updates) `,` type($indices) `->` type($operand)
+  }];
+}
+
+def Trace_StopGradientOp : Trace_ComputeOp<"stop_gradient", [
+    SameOperandsAndResultType, InferTypeOpInterface,
+    Trace_NonDifferentiableTrait], ["getFlops", "getBytesRead",
+    "getBytesWritten"]> {
+  let summary = "The operand's value, through which no gradient flows "
+                "(torch's detach)";
+  let description = [{
+    ```mlir
+    %d = trace.stop_gradient %x : tensor<4x8xf32>
+    ```
+    Autodiff gives the operand no cotangent from this use. Lowering replaces
+    it by its operand; nothing folds it before.
+  }];
+  let arguments = (ins Trace_Tensor:$operand);
+  let results = (outs Trace_Tensor:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
 // Region ops
 //===----------------------------------------------------------------------===//
 
