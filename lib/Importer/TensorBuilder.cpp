@@ -1202,10 +1202,10 @@ UpsampleTaps upsampleTaps(int64_t in, int64_t out, double scale,
     // nearest_idx: the same size and exact doubling are special-cased.
     float s = scalesValue(scale, in, out);
     for (int64_t i = 0; i < out; ++i) {
+      int64_t scaled = int64_t(std::floor(float(i) * s));
       int64_t src = in == out       ? i
                     : out == 2 * in ? i >> 1
-                                    : std::min(int64_t(std::floor(float(i) * s)),
-                                               in - 1);
+                                    : std::min(scaled, in - 1);
       taps.lo.push_back(src);
       taps.hi.push_back(src);
       taps.loWeight.push_back(1.0);
@@ -1697,29 +1697,6 @@ Value TensorBuilder::groupNorm(Value x, int64_t groups, Value weight,
   return y;
 }
 
-Value TensorBuilder::oneHot(Value indices, int64_t classes, Type element) {
-  RankedTensorType type = typeOf(indices);
-  if (!isa<IntegerType>(type.getElementType()) ||
-      type.getElementType().isInteger(1))
-    return error("expected integer indices, got " + Twine(
-        isa<FloatType>(type.getElementType()) ? "a float tensor"
-                                              : "a bool tensor"));
-  SmallVector<int64_t> shape(type.getShape());
-  shape.push_back(classes);
-  Value idx = convert(indices, b.getI64Type());
-  Value expanded = broadcastTo(reshape(idx, [&] {
-                                 SmallVector<int64_t> s(type.getShape());
-                                 s.push_back(1);
-                                 return s;
-                               }()),
-                               shape);
-  Value classIds = IotaOp::create(
-      b, loc, RankedTensorType::get(shape, b.getI64Type()),
-      uint64_t(shape.size() - 1));
-  Value hit = compare(ComparisonDirection::EQ, expanded, classIds);
-  return convert(hit, element);
-}
-
 Value TensorBuilder::embedding(Value weight, Value indices,
                                std::optional<int64_t> paddingIdx) {
   RankedTensorType wt = typeOf(weight);
@@ -1767,15 +1744,21 @@ Value TensorBuilder::nllLoss(Value logProbs, Value target, Value weight,
     return error("nll_loss: unknown reduction " + Twine(reduction));
   int64_t classes = type.getShape().back();
   Type elt = type.getElementType();
-  Value hot = oneHot(target, classes, b.getI1Type());
-  if (!hot)
-    return hot;
+  if (!isIndexTensor(target))
+    return error("nll_loss: expected integer targets, got " +
+                 describeElements(target));
   int64_t classDim = type.getRank() - 1;
-  // -logp[target] per sample; 0 where the target is ignore_index. Picked
-  // with a select, not a product with the one-hot, so a -inf elsewhere in
-  // the row does not turn into NaN (-inf * 0).
-  Value picked = sum(where(hot, logProbs, Scalar::ofFloat(0.0)), {classDim},
-                     false);
+  // -logp[target] per sample, a gather along the classes (its gradient a
+  // scatter of one element per sample); 0 where the target is
+  // ignore_index, which the gather clamps into range and the select below
+  // then drops.
+  SmallVector<int64_t> column(tt.getShape());
+  column.push_back(1);
+  Value index = reshape(target, column);
+  Value gathered = gather(logProbs, classDim, index);
+  Value picked = gathered ? reshape(gathered, tt.getShape()) : gathered;
+  if (!picked)
+    return picked;
   Value valid = compare(ComparisonDirection::NE, target,
                         Scalar::ofInt(ignoreIndex));
   Value perSample = unary(Unary::Neg, picked);

@@ -273,8 +273,6 @@ private:
   Value sumOrMax(Value x, ArrayRef<int64_t> dims, bool keepdim, bool isMax);
   std::optional<SmallVector<int64_t>> normalizeDims(ArrayRef<int64_t> dims,
                                                     int64_t rank);
-  /// One-hot of integer `indices` over `classes`, in `element`: [..., C].
-  Value oneHot(Value indices, int64_t classes, Type element);
   /// An i32 or i64 tensor.
   static bool isIndexTensor(Value x);
   /// "a float tensor", "a bool tensor", ...: for errors about indices.

@@ -1504,8 +1504,8 @@ struct ScatterAddLowering final : OpConversionPattern<ScatterAddOp> {
           Value here = linalg::IndexOp::create(b, loc, dim);
           Value hit = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                             index, here);
-          Value none =
-              arith::ConstantOp::create(b, loc, b.getZeroAttr(args[1].getType()));
+          TypedAttr zero = b.getZeroAttr(args[1].getType());
+          Value none = arith::ConstantOp::create(b, loc, zero);
           Value kept = arith::SelectOp::create(b, loc, hit, args[1], none);
           Value sum = addScalars(b, loc, args[2], kept);
           linalg::YieldOp::create(b, loc, ValueRange{sum});
