@@ -463,6 +463,8 @@ op("amax", lambda m, x: torch.amax(x), x=randn(2, 3, 4))
 op("amax_dim", lambda m, x: torch.amax(x, dim=1), x=randn(2, 3, 4))
 op("amax_keepdim", lambda m, x: torch.amax(x, dim=-1, keepdim=True),
    x=randn(2, 3, 4))
+op("var", lambda m, x: torch.var(x, dim=1), x=randn(2, 3, 4))
+op("logsumexp", lambda m, x: torch.logsumexp(x, dim=-1), x=randn(2, 3, 4))
 op("nll_loss", lambda m, x, target: F.nll_loss(F.log_softmax(x, -1), target),
    x=randn(4, 10), target=ints(10, 4))
 op("cross_entropy", lambda m, x, target: F.cross_entropy(x, target),
@@ -499,6 +501,8 @@ op("selu", lambda m, x: F.selu(x), x=randn(2, 3))
 op("softplus", lambda m, x: F.softplus(x * 8.0, beta=2.0, threshold=5.0),
    x=randn(2, 3))
 op("mish", lambda m, x: F.mish(x), x=randn(2, 3))
+op("log_sigmoid", lambda m, x: F.logsigmoid(x), x=randn(2, 3))
+op("xlogy", lambda m, x, y: torch.xlogy(x, y), x=randn(2, 3), y=positive(2, 3))
 
 # Convolutions (aten::_convolution, _convolution_mode) and flip.
 op("conv2d", lambda m, x: m.conv(x),

@@ -36,6 +36,153 @@ void Importer::atenUnary(jit::Node *node, StringRef name) {
   return setResult(node, tb.unary(unaries.lookup(name), self(node)));
 }
 
+/// The elementwise ops torch computes with a formula of our primitives:
+/// exp2, log2, log10, sinh, cosh, tan, trunc, frac, log_sigmoid, celu,
+/// hardshrink, softshrink, threshold, prelu, glu, lerp, addcmul, addcdiv,
+/// logaddexp, xlogy (of two tensors). Their gradients are autodiff's of the formula, which
+/// agree with torch's derivatives.yaml at the ties (a shrink's bound takes
+/// none, log_sigmoid and logaddexp split a tie as torch does).
+void Importer::atenComposite(jit::Node *node, StringRef name) {
+  using B = TensorBuilder::Binary;
+  using U = TensorBuilder::Unary;
+  using D = ComparisonDirection;
+  auto f = [](double v) { return Scalar::ofFloat(v); };
+  auto floatSelf = [&] {
+    Value x = self(node);
+    return tb.convert(x, tb.floatTypeFor(
+                             TensorBuilder::typeOf(x).getElementType()));
+  };
+  if (name == "exp2" || name == "log2" || name == "log10") {
+    Value x = floatSelf();
+    double ln = name == "log10" ? std::log(10.0) : std::log(2.0);
+    if (name == "exp2")
+      return setResult(node, tb.unary(U::Exp, tb.binary(B::Mul, x, f(ln))));
+    return setResult(node, tb.binary(B::Div, tb.unary(U::Log, x), f(ln)));
+  }
+  if (name == "sinh" || name == "cosh") {
+    Value x = floatSelf();
+    Value up = tb.unary(U::Exp, x);
+    Value down = tb.unary(U::Exp, tb.unary(U::Neg, x));
+    Value both = tb.binary(name == "sinh" ? B::Sub : B::Add, up, down);
+    return setResult(node, tb.binary(B::Mul, both, f(0.5)));
+  }
+  if (name == "tan") {
+    Value x = floatSelf();
+    Value sin = tb.unary(U::Sin, x);
+    Value cos = tb.unary(U::Cos, x);
+    return setResult(node, tb.binary(B::Div, sin, cos));
+  }
+  if (name == "trunc" || name == "fix" || name == "frac") {
+    // Toward zero: ceil below zero, floor above (no gradient, as torch;
+    // frac's is 1).
+    Value x = floatSelf();
+    Value negative = tb.compare(D::LT, x, Scalar::ofInt(0));
+    Value up = tb.unary(U::Ceil, x);
+    Value down = tb.unary(U::Floor, x);
+    Value whole = tb.where(negative, up, down);
+    if (name != "frac")
+      return setResult(node, whole);
+    return setResult(node, tb.binary(B::Sub, x, whole));
+  }
+  if (name == "log_sigmoid") {
+    // min(x, 0) - log1p(exp(-|x|)): no overflow on either side.
+    Value x = floatSelf();
+    Value low = tb.binary(B::Min, x, f(0.0));
+    Value tail = tb.unary(U::Exp, tb.unary(U::Neg, tb.unary(U::Abs, x)));
+    return setResult(node, tb.binary(B::Sub, low, tb.unary(U::Log1p, tail)));
+  }
+  if (name == "celu") {
+    Scalar alpha = scalarOf(constArg(node, "alpha"));
+    if (alpha.asDouble() == 0.0)
+      fail("aten::celu: alpha must not be 0");
+    return setResult(node, tb.elu(self(node), alpha, f(1.0),
+                                  f(1.0 / alpha.asDouble())));
+  }
+  if (name == "hardshrink" || name == "softshrink") {
+    Value x = floatSelf();
+    double lambda = scalarOf(constArg(node, "lambd")).asDouble();
+    Value above = tb.compare(D::GT, x, f(lambda));
+    Value below = tb.compare(D::LT, x, f(-lambda));
+    if (name == "hardshrink") {
+      Value outside = tb.where(below, x, f(0.0));
+      return setResult(node, tb.where(above, x, outside));
+    }
+    Value lowered = tb.binary(B::Sub, x, f(lambda));
+    Value raised = tb.binary(B::Add, x, f(lambda));
+    Value outside = tb.where(below, raised, f(0.0));
+    return setResult(node, tb.where(above, lowered, outside));
+  }
+  if (name == "threshold") {
+    Value x = self(node);
+    Value above = tb.compare(D::GT, x, operandArg(node, "threshold"));
+    return setResult(node, tb.where(above, x, operandArg(node, "value")));
+  }
+  if (name == "prelu") {
+    // One slope, or one per channel (dim 1).
+    Value x = floatSelf();
+    Value w = tensorArg(node, "weight");
+    ArrayRef<int64_t> shape = TensorBuilder::typeOf(x).getShape();
+    int64_t slopes = TensorBuilder::typeOf(w).getNumElements();
+    if (slopes != 1 && (shape.size() < 2 || shape[1] != slopes))
+      fail("aten::prelu: " + Twine(slopes) + " slopes for an input of " +
+           Twine(shape.size() < 2 ? 1 : shape[1]) + " channels");
+    SmallVector<int64_t> along(std::max<size_t>(shape.size(), 1) - 1, 1);
+    if (!along.empty())
+      along[0] = slopes;
+    Value slope = tb.reshape(w, slopes == 1 ? ArrayRef<int64_t>{} : along);
+    Value positive = tb.compare(D::GT, x, f(0.0));
+    Value scaled = tb.binary(B::Mul, x, slope);
+    return setResult(node, tb.where(positive, x, scaled));
+  }
+  if (name == "glu") {
+    Value x = floatSelf();
+    auto [nd, size] = dimArg(node, x);
+    if (size % 2)
+      fail("aten::glu: dim " + Twine(nd) + " has odd size " + Twine(size));
+    auto halves = tb.split(x, {size / 2, size / 2}, nd);
+    if (!halves)
+      throw ImportError();
+    Value gate = tb.unary(U::Sigmoid, (*halves)[1]);
+    return setResult(node, tb.binary(B::Mul, (*halves)[0], gate));
+  }
+  if (name == "lerp") {
+    // a + w * (b - a).
+    Value a = self(node);
+    Value gap = tb.binary(B::Sub, tensorArg(node, "end"), a);
+    Value step = tb.binary(B::Mul, gap, operandArg(node, "weight"));
+    return setResult(node, tb.binary(B::Add, a, step));
+  }
+  if (name == "addcmul" || name == "addcdiv") {
+    Value t1 = tensorArg(node, "tensor1"), t2 = tensorArg(node, "tensor2");
+    Value term = tb.binary(name == "addcmul" ? B::Mul : B::Div, t1, t2);
+    Scalar value = scalarOf(constArg(node, "value"));
+    if (value.asDouble() != 1.0)
+      term = tb.binary(B::Mul, term, value);
+    return setResult(node, tb.binary(B::Add, self(node), term));
+  }
+  if (name == "logaddexp") {
+    // max(a, b) + log1p(exp(-|a - b|)).
+    Value a = floatSelf();
+    Value b = tensorArg(node, "other");
+    Value top = tb.binary(B::Max, a, b);
+    Value gap = tb.unary(U::Abs, tb.binary(B::Sub, a, b));
+    Value tail = tb.unary(U::Exp, tb.unary(U::Neg, gap));
+    return setResult(node, tb.binary(B::Add, top, tb.unary(U::Log1p, tail)));
+  }
+  // xlogy: x * log(y), with log(y) taken as 0 where x == 0 and y <= 0 or
+  // y == inf (so 0, not NaN; a NaN y stays NaN). The gradient of x at 0 is
+  // then log(y), as torch's.
+  Value x = floatSelf();
+  Value y = tensorArg(node, "other");
+  Value zero = tb.compare(D::EQ, x, f(0.0));
+  Value nonPositive = tb.compare(D::LE, y, f(0.0));
+  Value infinite = tb.compare(D::EQ, y, f(INFINITY));
+  Value undefined = tb.where(nonPositive, nonPositive, infinite);
+  Value masked = tb.where(zero, undefined, zero);
+  Value logY = tb.where(masked, f(0.0), tb.unary(U::Log, y));
+  return setResult(node, tb.binary(B::Mul, x, logY));
+}
+
 /// aten::eq, aten::ne, aten::lt, aten::le, aten::gt, aten::ge.
 void Importer::atenCompare(jit::Node *node, StringRef name) {
   static const llvm::StringMap<ComparisonDirection> compares = {
@@ -188,6 +335,27 @@ ArrayRef<Importer::AtenEntry> Importer::elementwiseAtenOps() {
       {"ceil", &Importer::atenUnary},
       {"round", &Importer::atenUnary},
       {"sign", &Importer::atenUnary},
+      {"exp2", &Importer::atenComposite},
+      {"log2", &Importer::atenComposite},
+      {"log10", &Importer::atenComposite},
+      {"sinh", &Importer::atenComposite},
+      {"cosh", &Importer::atenComposite},
+      {"tan", &Importer::atenComposite},
+      {"trunc", &Importer::atenComposite},
+      {"fix", &Importer::atenComposite},
+      {"frac", &Importer::atenComposite},
+      {"log_sigmoid", &Importer::atenComposite},
+      {"celu", &Importer::atenComposite},
+      {"hardshrink", &Importer::atenComposite},
+      {"softshrink", &Importer::atenComposite},
+      {"threshold", &Importer::atenComposite},
+      {"prelu", &Importer::atenComposite},
+      {"glu", &Importer::atenComposite},
+      {"lerp", &Importer::atenComposite},
+      {"addcmul", &Importer::atenComposite},
+      {"addcdiv", &Importer::atenComposite},
+      {"logaddexp", &Importer::atenComposite},
+      {"xlogy", &Importer::atenComposite},
       {"clamp", &Importer::atenClamp},
       {"clip", &Importer::atenClamp},
       {"clamp_min", &Importer::atenClamp},

@@ -195,6 +195,7 @@ private:
   Value self(jit::Node *node) { return tensorArg(node, "self"); }
   std::pair<int64_t, int64_t> dimArg(jit::Node *node, Value v);
   void atenUnary(jit::Node *node, StringRef name);
+  void atenComposite(jit::Node *node, StringRef name);
   void atenCompare(jit::Node *node, StringRef name);
   void atenAdd(jit::Node *node, StringRef name);
   void atenMul(jit::Node *node, StringRef name);
@@ -239,6 +240,7 @@ private:
   void atenOnes(jit::Node *node, StringRef name);
   void atenArange(jit::Node *node, StringRef name);
   void atenSum(jit::Node *node, StringRef name);
+  void atenStatistic(jit::Node *node, StringRef name);
   void atenFlip(jit::Node *node, StringRef name);
   std::vector<int64_t> spatialListArg(jit::Node *node, const char *name,
                                       int64_t spatial);
