@@ -1071,10 +1071,12 @@ Value TensorBuilder::gather(Value x, int64_t dim, Value index) {
   if (!isIndexTensor(index))
     return error("gather: expected integer indices, got " +
                  describeElements(index));
-  // torch treats a 0-d tensor as 1-d here.
+  // torch treats a 0-d tensor as 1-d here, and gives a 0-d result for a
+  // 0-d index.
+  bool scalar = it.getRank() == 0;
   if (type.getRank() == 0)
     x = reshape(x, {1});
-  if (it.getRank() == 0)
+  if (scalar)
     index = reshape(index, {1});
   type = typeOf(x);
   it = typeOf(index);
@@ -1093,7 +1095,8 @@ Value TensorBuilder::gather(Value x, int64_t dim, Value index) {
   if (type.getDimSize(dim) == 0 && it.getNumElements() > 0)
     return error("gather: dim " + Twine(dim) + " of input " +
                  shapeString(type.getShape()) + " is empty");
-  return GatherOp::create(b, loc, x, index, dim);
+  Value picked = GatherOp::create(b, loc, x, index, dim);
+  return scalar ? reshape(picked, {}) : picked;
 }
 
 Value TensorBuilder::scatterAdd(Value x, int64_t dim, Value index, Value src) {
@@ -1137,7 +1140,9 @@ Value TensorBuilder::indexSelect(Value x, int64_t dim, Value index) {
   if (it.getRank() > 1)
     return error("index_select: the index must be 0-D or 1-D, got shape " +
                  shapeString(it.getShape()));
-  if (type.getRank() == 0)
+  // A 0-d input gives a 0-d result (its one element, picked).
+  bool scalar = type.getRank() == 0;
+  if (scalar)
     x = reshape(x, {1});
   type = typeOf(x);
   dim = normalizeDim(dim, type.getRank());
@@ -1151,7 +1156,8 @@ Value TensorBuilder::indexSelect(Value x, int64_t dim, Value index) {
   Value flat = reshape(index, {count});
   Value spread = BroadcastInDimOp::create(b, loc, it.clone(shape), flat,
                                           ArrayRef<int64_t>{dim});
-  return gather(x, dim, spread);
+  Value picked = gather(x, dim, spread);
+  return scalar && picked && count == 1 ? reshape(picked, {}) : picked;
 }
 
 Value TensorBuilder::stopGradient(Value x) {
@@ -1259,6 +1265,10 @@ Value TensorBuilder::upsample(Value x, ArrayRef<int64_t> outputSize,
     if (out < 1 || in < 1)
       return error("upsample: sizes " + shapeString(type.getShape()) +
                    " to " + shapeString(outputSize) + " must be positive");
+    // compute_source_index_and_lambda and nearest_idx copy a dim whose size
+    // stays, whatever the scale factor.
+    if (in == out)
+      continue;
     UpsampleTaps taps = upsampleTaps(in, out, d < int64_t(scales.size())
                                                   ? scales[d]
                                                   : 0.0,

@@ -80,6 +80,8 @@ MODELS = [
      (torch.randn(4, 6), torch.randint(0, 6, (4, 9)))),
     ("gather_dim0_narrow", lambda m, x, i: torch.gather(x, 0, i), no_params,
      (torch.randn(5, 6), torch.randint(0, 5, (8, 3)))),
+    ("gather_0d", lambda m, x, i: torch.gather(x.sum(), 0, i) * x, no_params,
+     (torch.randn(3), torch.tensor(0))),
     ("index_select_dim0_repeats", lambda m, x, i: torch.index_select(m.lin(x), 0, i),
      linear, (torch.randn(4, 6), idx(3, 0, 3, 3, 1))),
     ("index_select_dim_last", lambda m, x, i: x.index_select(-1, i), no_params,
@@ -118,6 +120,13 @@ MODELS = [
      no_params, (torch.randn(1, 2, 5, 6),)),
     ("linear_1d", lambda m, x: F.interpolate(x, scale_factor=2.5, mode="linear"),
      no_params, (torch.randn(2, 3, 6),)),
+    # The size stays (5 * 1.1 -> 5): PyTorch copies the dim, whatever the
+    # factor.
+    ("linear_same_size", lambda m, x: F.interpolate(x, scale_factor=1.1, mode="linear"),
+     no_params, (torch.randn(1, 2, 5),)),
+    ("bilinear_same_height", lambda m, x: F.interpolate(
+        x, scale_factor=(1.1, 2.0), mode="bilinear"), no_params,
+     (torch.randn(1, 2, 5, 4),)),
     ("trilinear", lambda m, x: F.interpolate(x, size=(4, 5, 3), mode="trilinear",
                                              align_corners=True), no_params,
      (torch.randn(1, 2, 3, 4, 2),)),

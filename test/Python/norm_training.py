@@ -21,7 +21,10 @@ Checked here, each against an eager copy of the model:
   gradients equal eager's, and the running statistics are updated once,
   as without the checkpoint (PyTorch's checkpoint updates them again when
   it recomputes the region; eager's twice-updated statistics are checked
-  to differ, so the check can tell).
+  to differ, so the check can tell); one BatchNorm used before, after and
+  inside regions, in nested regions, twice in one region and in two
+  (--checkpoint-modules, eager without checkpoints): loss, gradients and
+  every buffer equal eager's.
 
 Prints one PASS or FAIL line per check and exits 1 on a failure.
 """
@@ -228,6 +231,80 @@ def checkpointed(name, call, x, cache):
           f"{want.item():.6g}, running statistics updated once")
 
 
+class RegionBlock(nn.Module):
+    """A block the checkpoint regex makes a region: conv, a BatchNorm
+    (maybe shared with the parent, maybe applied twice), an inner block."""
+
+    def __init__(self, bn, inner=None, twice=False):
+        super().__init__()
+        self.bn, self.inner, self.twice = bn, inner, twice
+        self.lin = nn.Conv2d(3, 3, 1)
+
+    def forward(self, x):
+        h = self.bn(self.lin(x))
+        if self.twice:
+            h = self.bn(h * 1.5)
+        if self.inner is not None:
+            h = self.inner(h)
+        return torch.relu(h)
+
+
+class SharedAcrossRegions(nn.Module):
+    """One BatchNorm updated before, after or inside regions, nested, twice
+    in one region, or in two regions."""
+
+    def __init__(self, mode):
+        super().__init__()
+        bn = nn.BatchNorm2d(3)
+        self.mode = mode
+        if mode == "before":
+            self.bn, self.blk = bn, RegionBlock(bn)
+        elif mode == "after":
+            self.blk, self.bn = RegionBlock(bn), bn
+        elif mode == "nested":
+            self.blk = RegionBlock(nn.BatchNorm2d(3), inner=RegionBlock(bn))
+        elif mode == "twice":
+            self.blk = RegionBlock(bn, twice=True)
+        else:
+            self.blk, self.blk2 = RegionBlock(bn), RegionBlock(bn)
+        self.register_buffer("w", torch.randn(2, 3, 4, 4))
+
+    def forward(self, x):
+        if self.mode == "before":
+            x = self.bn(x)
+        h = self.blk(x)
+        if self.mode == "after":
+            h = self.bn(h)
+        if self.mode == "two_regions":
+            h = self.blk2(h)
+        return (h * self.w).sum()
+
+
+def regions_check(mode, cache):
+    """--checkpoint-modules=RegionBlock (eager has no checkpoint): the loss,
+    gradients and every buffer equal eager's after a step."""
+    import warnings
+    torch.manual_seed(0)
+    net = SharedAcrossRegions(mode)
+    ref = copy.deepcopy(net)
+    x = torch.randn(2, 3, 4, 4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        step = trace_mlir.compile(net, (x,), cache_dir=cache,
+                                  options=["--checkpoint-modules=RegionBlock"])
+        loss = step(x)
+    loss.backward()
+    want = ref(x)
+    want.backward()
+    ok = close(loss, want) and all(
+        close(p.grad, q.grad) for p, q in zip(net.parameters(), ref.parameters()))
+    ours, theirs = dict(net.named_buffers()), dict(ref.named_buffers())
+    ok &= all(close(ours[k].double(), theirs[k].double()) for k in theirs)
+    check(f"batch_norm {mode} checkpoint regions", ok,
+          f"loss {loss.item():.6g} vs {want.item():.6g}, gradients and "
+          f"{len(theirs)} buffers")
+
+
 def main():
     with tempfile.TemporaryDirectory(prefix="trace_mlir-norm-") as cache:
         torch.manual_seed(1)
@@ -244,6 +321,8 @@ def main():
         grad_check("instance_norm", lambda: Squared(nn.InstanceNorm2d(6, affine=True), 6), x, cache)
         checkpointed("batch_norm in checkpoint_wrapper", False, x, cache)
         checkpointed("batch_norm in torch.utils.checkpoint", True, x, cache)
+        for mode in ("before", "after", "nested", "twice", "two_regions"):
+            regions_check(mode, cache)
     return summary()
 
 

@@ -1,8 +1,7 @@
 //===- AtenConv.cpp - aten convolution and pooling operators --------------===//
 //
 // The aten operators of one family (convolution, pooling and upsampling): a
-// handler
-// each, named in the table at the end of the file, which importAten
+// handler each, named in the table at the end of the file, which importAten
 // dispatches on (TorchScriptImporter.cpp). Every convolution becomes one
 // trace.convolution (TensorBuilder::convolution), plus an add for the
 // bias; pooling is composed of trace ops (TensorBuilder::maxPool, ...).

@@ -36,17 +36,40 @@ void Importer::atenUnary(jit::Node *node, StringRef name) {
   return setResult(node, tb.unary(unaries.lookup(name), self(node)));
 }
 
+/// A float constant operand (a Scalar, no IR).
+static Scalar real(double v) { return Scalar::ofFloat(v); }
+
 /// The elementwise ops torch computes with a formula of our primitives:
 /// exp2, log2, log10, sinh, cosh, tan, trunc, frac, log_sigmoid, celu,
 /// hardshrink, softshrink, threshold, prelu, glu, lerp, addcmul, addcdiv,
-/// logaddexp, xlogy (of two tensors). Their gradients are autodiff's of the formula, which
-/// agree with torch's derivatives.yaml at the ties (a shrink's bound takes
-/// none, log_sigmoid and logaddexp split a tie as torch does).
+/// logaddexp, xlogy (of two tensors). Their gradients are autodiff's of
+/// the formula, which agree with torch's derivatives.yaml at the ties (a
+/// shrink's bound takes none, log_sigmoid and logaddexp split a tie as
+/// torch does).
 void Importer::atenComposite(jit::Node *node, StringRef name) {
   using B = TensorBuilder::Binary;
   using U = TensorBuilder::Unary;
   using D = ComparisonDirection;
-  auto f = [](double v) { return Scalar::ofFloat(v); };
+  // sinh: (expm1(x) - expm1(-x)) / 2 where |x| < 1 (no cancellation for
+  // tiny x), else sign(x) (exp(|x| - ln 2) - exp(-|x| - ln 2)) (finite up
+  // to torch's own overflow, not exp's). Each branch reads x only where it
+  // is taken, so the other's exp cannot overflow into a NaN gradient.
+  auto preciseSinh = [&](Value x) {
+    Value size = tb.unary(U::Abs, x);
+    Value small = tb.compare(D::LT, size, real(1.0));
+    Value near = tb.where(small, x, real(0.0));
+    Value up = tb.unary(U::Expm1, near);
+    Value down = tb.unary(U::Expm1, tb.unary(U::Neg, near));
+    Value diff = tb.binary(B::Sub, up, down);
+    Value smallValue = tb.binary(B::Mul, diff, real(0.5));
+    Value far = tb.where(small, real(1.0), size);
+    Value big = tb.unary(U::Exp, tb.binary(B::Sub, far, real(std::log(2.0))));
+    Value tiny = tb.unary(
+        U::Exp, tb.binary(B::Sub, tb.unary(U::Neg, far), real(std::log(2.0))));
+    Value sign = tb.unary(U::Sign, x);
+    Value largeValue = tb.binary(B::Mul, sign, tb.binary(B::Sub, big, tiny));
+    return tb.where(small, smallValue, largeValue);
+  };
   auto floatSelf = [&] {
     Value x = self(node);
     return tb.convert(x, tb.floatTypeFor(
@@ -56,15 +79,20 @@ void Importer::atenComposite(jit::Node *node, StringRef name) {
     Value x = floatSelf();
     double ln = name == "log10" ? std::log(10.0) : std::log(2.0);
     if (name == "exp2")
-      return setResult(node, tb.unary(U::Exp, tb.binary(B::Mul, x, f(ln))));
-    return setResult(node, tb.binary(B::Div, tb.unary(U::Log, x), f(ln)));
+      return setResult(node, tb.unary(U::Exp, tb.binary(B::Mul, x, real(ln))));
+    return setResult(node, tb.binary(B::Div, tb.unary(U::Log, x), real(ln)));
   }
   if (name == "sinh" || name == "cosh") {
+    // cosh(x) = 1 + 2 sinh(x / 2)^2, so both values and both gradients
+    // come from the precise sinh below.
     Value x = floatSelf();
-    Value up = tb.unary(U::Exp, x);
-    Value down = tb.unary(U::Exp, tb.unary(U::Neg, x));
-    Value both = tb.binary(name == "sinh" ? B::Sub : B::Add, up, down);
-    return setResult(node, tb.binary(B::Mul, both, f(0.5)));
+    if (name == "cosh") {
+      Value half = preciseSinh(tb.binary(B::Mul, x, real(0.5)));
+      Value square = tb.binary(B::Mul, half, half);
+      Value twice = tb.binary(B::Mul, square, real(2.0));
+      return setResult(node, tb.binary(B::Add, twice, real(1.0)));
+    }
+    return setResult(node, preciseSinh(x));
   }
   if (name == "tan") {
     Value x = floatSelf();
@@ -74,7 +102,10 @@ void Importer::atenComposite(jit::Node *node, StringRef name) {
   }
   if (name == "trunc" || name == "fix" || name == "frac") {
     // Toward zero: ceil below zero, floor above (no gradient, as torch;
-    // frac's is 1).
+    // frac's is 1). An integer is its own trunc.
+    Type element = TensorBuilder::typeOf(self(node)).getElementType();
+    if (name != "frac" && !isa<FloatType>(element))
+      return setResult(node, self(node));
     Value x = floatSelf();
     Value negative = tb.compare(D::LT, x, Scalar::ofInt(0));
     Value up = tb.unary(U::Ceil, x);
@@ -87,7 +118,7 @@ void Importer::atenComposite(jit::Node *node, StringRef name) {
   if (name == "log_sigmoid") {
     // min(x, 0) - log1p(exp(-|x|)): no overflow on either side.
     Value x = floatSelf();
-    Value low = tb.binary(B::Min, x, f(0.0));
+    Value low = tb.binary(B::Min, x, real(0.0));
     Value tail = tb.unary(U::Exp, tb.unary(U::Neg, tb.unary(U::Abs, x)));
     return setResult(node, tb.binary(B::Sub, low, tb.unary(U::Log1p, tail)));
   }
@@ -95,27 +126,30 @@ void Importer::atenComposite(jit::Node *node, StringRef name) {
     Scalar alpha = scalarOf(constArg(node, "alpha"));
     if (alpha.asDouble() == 0.0)
       fail("aten::celu: alpha must not be 0");
-    return setResult(node, tb.elu(self(node), alpha, f(1.0),
-                                  f(1.0 / alpha.asDouble())));
+    return setResult(node, tb.elu(self(node), alpha, real(1.0),
+                                  real(1.0 / alpha.asDouble())));
   }
   if (name == "hardshrink" || name == "softshrink") {
     Value x = floatSelf();
     double lambda = scalarOf(constArg(node, "lambd")).asDouble();
-    Value above = tb.compare(D::GT, x, f(lambda));
-    Value below = tb.compare(D::LT, x, f(-lambda));
-    if (name == "hardshrink") {
-      Value outside = tb.where(below, x, f(0.0));
-      return setResult(node, tb.where(above, x, outside));
+    if (name == "softshrink") {
+      // x - clamp(x, -l, l): 0 inside (bounds included, gradient 0 there),
+      // x -+ l outside, NaN stays NaN, as torch.
+      Value clamped =
+          tb.clamp(x, Operand(real(-lambda)), Operand(real(lambda)));
+      return setResult(node, tb.binary(B::Sub, x, clamped));
     }
-    Value lowered = tb.binary(B::Sub, x, f(lambda));
-    Value raised = tb.binary(B::Add, x, f(lambda));
-    Value outside = tb.where(below, raised, f(0.0));
-    return setResult(node, tb.where(above, lowered, outside));
+    // 0 on [-l, l], x elsewhere (NaN included).
+    Value atLeast = tb.compare(D::GE, x, real(-lambda));
+    Value atMost = tb.compare(D::LE, x, real(lambda));
+    Value inside = tb.where(atLeast, atMost, atLeast);
+    return setResult(node, tb.where(inside, real(0.0), x));
   }
   if (name == "threshold") {
+    // x <= threshold ? value : x, so NaN stays NaN.
     Value x = self(node);
-    Value above = tb.compare(D::GT, x, operandArg(node, "threshold"));
-    return setResult(node, tb.where(above, x, operandArg(node, "value")));
+    Value below = tb.compare(D::LE, x, operandArg(node, "threshold"));
+    return setResult(node, tb.where(below, operandArg(node, "value"), x));
   }
   if (name == "prelu") {
     // One slope, or one per channel (dim 1).
@@ -130,7 +164,7 @@ void Importer::atenComposite(jit::Node *node, StringRef name) {
     if (!along.empty())
       along[0] = slopes;
     Value slope = tb.reshape(w, slopes == 1 ? ArrayRef<int64_t>{} : along);
-    Value positive = tb.compare(D::GT, x, f(0.0));
+    Value positive = tb.compare(D::GT, x, real(0.0));
     Value scaled = tb.binary(B::Mul, x, slope);
     return setResult(node, tb.where(positive, x, scaled));
   }
@@ -161,11 +195,15 @@ void Importer::atenComposite(jit::Node *node, StringRef name) {
     return setResult(node, tb.binary(B::Add, self(node), term));
   }
   if (name == "logaddexp") {
-    // max(a, b) + log1p(exp(-|a - b|)).
+    // max(a, b) + log1p(exp(-|a - b|)), so logaddexp(-inf, -inf) = -inf.
     Value a = floatSelf();
     Value b = tensorArg(node, "other");
     Value top = tb.binary(B::Max, a, b);
-    Value gap = tb.unary(U::Abs, tb.binary(B::Sub, a, b));
+    // a == b (two equal infinities too: their difference is NaN) has no
+    // gap.
+    Value same = tb.compare(D::EQ, a, b);
+    Value apart = tb.unary(U::Abs, tb.binary(B::Sub, a, b));
+    Value gap = tb.where(same, real(0.0), apart);
     Value tail = tb.unary(U::Exp, tb.unary(U::Neg, gap));
     return setResult(node, tb.binary(B::Add, top, tb.unary(U::Log1p, tail)));
   }
@@ -174,12 +212,12 @@ void Importer::atenComposite(jit::Node *node, StringRef name) {
   // then log(y), as torch's.
   Value x = floatSelf();
   Value y = tensorArg(node, "other");
-  Value zero = tb.compare(D::EQ, x, f(0.0));
-  Value nonPositive = tb.compare(D::LE, y, f(0.0));
-  Value infinite = tb.compare(D::EQ, y, f(INFINITY));
+  Value zero = tb.compare(D::EQ, x, real(0.0));
+  Value nonPositive = tb.compare(D::LE, y, real(0.0));
+  Value infinite = tb.compare(D::EQ, y, real(INFINITY));
   Value undefined = tb.where(nonPositive, nonPositive, infinite);
   Value masked = tb.where(zero, undefined, zero);
-  Value logY = tb.where(masked, f(0.0), tb.unary(U::Log, y));
+  Value logY = tb.where(masked, real(0.0), tb.unary(U::Log, y));
   return setResult(node, tb.binary(B::Mul, x, logY));
 }
 

@@ -34,15 +34,19 @@ void Importer::atenStatistic(jit::Node *node, StringRef name) {
   using B = TensorBuilder::Binary;
   using U = TensorBuilder::Unary;
   Value x = self(node);
-  x = tb.convert(x, tb.floatTypeFor(TensorBuilder::typeOf(x).getElementType()));
   std::vector<int64_t> dims;
   if (hasInput(node, "dim"))
     dims = intListArg(node, "dim");
   bool keepdim = hasInput(node, "keepdim") && boolArg(node, "keepdim");
   if (name == "amin") {
+    // In the input's type (integers stay integers).
     Value top = tb.amax(tb.unary(U::Neg, x), dims, keepdim);
     return setResult(node, tb.unary(U::Neg, check(top)));
   }
+  x = tb.convert(x, tb.floatTypeFor(TensorBuilder::typeOf(x).getElementType()));
+  // A 0-d tensor is its own logsumexp (dim 0 or -1 names it).
+  if (name == "logsumexp" && TensorBuilder::typeOf(x).getRank() == 0)
+    return setResult(node, x);
   if (name == "logsumexp") {
     // m + log(sum(exp(x - m))), m the max (through stop_gradient: the
     // gradient is then softmax exactly), 0 where it is infinite (all -inf
@@ -82,7 +86,14 @@ void Importer::atenStatistic(jit::Node *node, StringRef name) {
   // torch divides by max(N - correction, 0): a zero count gives inf/NaN.
   double divisor = std::max(double(count) - correction, 0.0);
   Value var = tb.binary(B::Div, total, Scalar::ofFloat(divisor));
-  return setResult(node, name == "std" ? tb.unary(U::Sqrt, var) : var);
+  if (name == "var")
+    return setResult(node, var);
+  // std: sqrt, with no gradient where the variance is 0 (torch's
+  // std_backward masks it there; sqrt's would be 0 * inf = NaN).
+  Value flat = tb.compare(ComparisonDirection::EQ, var, Scalar::ofFloat(0.0));
+  Value safe = tb.where(flat, Scalar::ofFloat(1.0), var);
+  Value root = tb.unary(U::Sqrt, safe);
+  return setResult(node, tb.where(flat, Scalar::ofFloat(0.0), root));
 }
 
 ArrayRef<Importer::AtenEntry> Importer::reductionsAtenOps() {

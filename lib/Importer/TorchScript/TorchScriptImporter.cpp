@@ -661,9 +661,15 @@ std::vector<TSValue> Importer::callMethod(jit::Node *node,
   visitStack.pop_back();
   unsigned next = 0;
   std::function<void(TSValue &)> rebind = [&](TSValue &v) {
-    if (v.kind == TSValue::Kind::Tensor)
-      v.tensor = region.getResult(next++);
-    else if (v.kind == TSValue::Kind::List)
+    if (v.kind == TSValue::Kind::Tensor) {
+      // A buffer's value the module returns is still that buffer's, so an
+      // in-place op on it outside updates the buffer.
+      Value result = region.getResult(next);
+      if (Value buffer = bufferOfUpdate.lookup(yielded[next]))
+        bufferOfUpdate[result] = buffer;
+      v.tensor = result;
+      ++next;
+    } else if (v.kind == TSValue::Kind::List)
       for (TSValue &e : v.elements)
         rebind(e);
   };
