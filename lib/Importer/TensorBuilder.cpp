@@ -1239,6 +1239,20 @@ UpsampleTaps upsampleTaps(int64_t in, int64_t out, double scale,
 
 } // namespace
 
+Value TensorBuilder::floatConstant(RankedTensorType type,
+                                   ArrayRef<double> values) {
+  const llvm::fltSemantics &semantics =
+      cast<FloatType>(type.getElementType()).getFloatSemantics();
+  SmallVector<APFloat> elements;
+  for (double v : values) {
+    APFloat value(v);
+    bool lost;
+    value.convert(semantics, APFloat::rmNearestTiesToEven, &lost);
+    elements.push_back(value);
+  }
+  return ConstantOp::create(b, loc, DenseElementsAttr::get(type, elements));
+}
+
 Value TensorBuilder::indexConstant(ArrayRef<int64_t> values) {
   auto type = RankedTensorType::get({int64_t(values.size())}, b.getI64Type());
   return ConstantOp::create(b, loc, DenseElementsAttr::get(type, values));
@@ -1275,18 +1289,6 @@ Value TensorBuilder::upsample(Value x, ArrayRef<int64_t> outputSize,
                                      linear, alignCorners);
     SmallVector<int64_t> along(rank, 1);
     along[dim] = out;
-    auto weightsOf = [&](ArrayRef<double> weights) {
-      SmallVector<APFloat> values;
-      for (double w : weights) {
-        APFloat value(w);
-        bool lost;
-        value.convert(cast<FloatType>(element).getFloatSemantics(),
-                      APFloat::rmNearestTiesToEven, &lost);
-        values.push_back(value);
-      }
-      auto wt = RankedTensorType::get(along, element);
-      return ConstantOp::create(b, loc, DenseElementsAttr::get(wt, values));
-    };
     // Each source repeated `out / in` times in order (nearest at an
     // integer factor): a broadcast, whose gradient is a sum.
     int64_t factor = out % in == 0 ? out / in : 0;
@@ -1309,8 +1311,9 @@ Value TensorBuilder::upsample(Value x, ArrayRef<int64_t> outputSize,
       continue;
     }
     Value hi = indexSelect(y, dim, indexConstant(taps.hi));
-    Value loWeights = weightsOf(taps.loWeight);
-    Value hiWeights = weightsOf(taps.hiWeight);
+    auto weightType = RankedTensorType::get(along, element);
+    Value loWeights = floatConstant(weightType, taps.loWeight);
+    Value hiWeights = floatConstant(weightType, taps.hiWeight);
     Value near = binary(Binary::Mul, lo, loWeights);
     Value far = binary(Binary::Mul, hi, hiWeights);
     y = binary(Binary::Add, near, far);
@@ -1514,17 +1517,7 @@ Value TensorBuilder::avgPool(Value x, ArrayRef<int64_t> kernel,
   if (llvm::all_equal(scale)) {
     factor = full(resultShape, type.getElementType(), Scalar::ofFloat(scale[0]));
   } else {
-    SmallVector<APFloat> values;
-    for (double v : scale) {
-      APFloat value(v);
-      bool lost;
-      value.convert(cast<FloatType>(type.getElementType()).getFloatSemantics(),
-                    APFloat::rmNearestTiesToEven, &lost);
-      values.push_back(value);
-    }
-    Value constant = ConstantOp::create(
-        b, loc, DenseElementsAttr::get(scaleType, values));
-    factor = broadcastTo(constant, resultShape);
+    factor = broadcastTo(floatConstant(scaleType, scale), resultShape);
   }
   return binary(Binary::Mul, sums, factor);
 }

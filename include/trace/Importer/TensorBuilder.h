@@ -279,6 +279,8 @@ private:
   static std::string describeElements(Value x);
   /// A 1-D i64 constant.
   Value indexConstant(ArrayRef<int64_t> values);
+  /// A float constant of `type`, `values` rounded to its element type.
+  Value floatConstant(RankedTensorType type, ArrayRef<double> values);
 
   OpBuilder &b;
   std::function<Value()> seedFn;

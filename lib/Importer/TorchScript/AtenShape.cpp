@@ -128,28 +128,29 @@ void Importer::atenNarrow(jit::Node *node, StringRef name) {
   return setResult(node, tb.slice(v, nd, start, start + length, 1));
 }
 
-/// aten::cat, aten::concat.
-void Importer::atenCat(jit::Node *node, StringRef name) {
+/// The node's `tensors` argument, a list of tensors (`name` names the op
+/// in the error).
+SmallVector<Value> Importer::tensorListArg(jit::Node *node, StringRef name) {
   const jit::Value *listValue = input(node, "tensors");
   TSValue &list = lookup(listValue);
   if (list.kind != TSValue::Kind::List)
-    fail("aten::cat of a value that is not a list");
+    fail("aten::" + name + " of a value that is not a list");
   SmallVector<Value> parts;
   for (const TSValue &e : list.elements)
     parts.push_back(asTensor(e, listValue));
-  return setResult(node, tb.concat(parts, intArg(node, "dim")));
+  return parts;
+}
+
+/// aten::cat, aten::concat.
+void Importer::atenCat(jit::Node *node, StringRef name) {
+  return setResult(node, tb.concat(tensorListArg(node, "cat"),
+                                   intArg(node, "dim")));
 }
 
 /// aten::stack.
 void Importer::atenStack(jit::Node *node, StringRef name) {
-  const jit::Value *listValue = input(node, "tensors");
-  TSValue &list = lookup(listValue);
-  if (list.kind != TSValue::Kind::List)
-    fail("aten::stack of a value that is not a list");
-  SmallVector<Value> parts;
-  for (const TSValue &e : list.elements)
-    parts.push_back(asTensor(e, listValue));
-  return setResult(node, tb.stack(parts, intArg(node, "dim")));
+  return setResult(node, tb.stack(tensorListArg(node, "stack"),
+                                  intArg(node, "dim")));
 }
 
 /// aten::gather, aten::scatter_add, aten::index_select.

@@ -233,6 +233,7 @@ private:
   void atenSlice(jit::Node *node, StringRef name);
   void atenSelect(jit::Node *node, StringRef name);
   void atenNarrow(jit::Node *node, StringRef name);
+  SmallVector<Value> tensorListArg(jit::Node *node, StringRef name);
   void atenCat(jit::Node *node, StringRef name);
   void atenStack(jit::Node *node, StringRef name);
   void atenGather(jit::Node *node, StringRef name);
