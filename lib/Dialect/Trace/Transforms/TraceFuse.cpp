@@ -17,6 +17,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/PointerUnion.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
 
 #include <deque>
@@ -85,6 +87,8 @@ struct Group {
   Type reducedType;
   ArrayRef<int64_t> reducedDims;
   bool alive = true;
+  /// The group's place in a topological order of the contracted graph.
+  int64_t rank = 0;
 };
 
 class BlockFusion {
@@ -106,8 +110,27 @@ private:
     return g == &group;
   }
 
+  /// A node of the contracted graph: a group, or an op in none.
+  using Node = llvm::PointerUnion<Group *, Operation *>;
+  Node nodeOf(Operation *op) {
+    if (Group *g = groupOf(op))
+      return g;
+    return op;
+  }
+  int64_t &rankOf(Node node) {
+    if (auto *g = dyn_cast<Group *>(node))
+      return g->rank;
+    return opRank[cast<Operation *>(node)];
+  }
+  /// Calls `fn` on each node `node` has an edge to (`forward`) or from.
+  void forEachNeighbour(Node node, bool forward,
+                        function_ref<void(Node)> fn);
+  /// The nodes a path from `start` reaches, in the direction given, among
+  /// those ranked strictly between `start` and `end`; `end` is not entered.
+  /// Sets `reached` if a path of at least one such node arrives at `end`.
+  SmallVector<Node> window(Node start, Node end, bool forward, bool &reached);
+
   bool compatible(const Group &a, const Group &b, bool horizontal);
-  bool reachesThroughOutside(const Group &from, const Group &to);
   bool withinLimits(const Group &a, const Group &b);
   void tryMerge(Group &a, Group &b, bool horizontal);
   void materialize(Group &group, unsigned index);
@@ -117,6 +140,8 @@ private:
   std::deque<Group> groups;
   DenseMap<Operation *, unsigned> groupIndex;
   DenseMap<Operation *, unsigned> position;
+  /// Ranks of the ops in no group.
+  DenseMap<Operation *, int64_t> opRank;
 };
 
 /// Producer-consumer merges must not put a reduction's result and a reader
@@ -144,44 +169,59 @@ bool BlockFusion::compatible(const Group &a, const Group &b, bool horizontal) {
   return !readsReductionOf(a, b) && !readsReductionOf(b, a);
 }
 
-/// True if a use-def path leaves `from`, passes through at least one node
-/// in neither group, and reaches `to`: merging the two would make the fused
-/// region an input of itself. A node is an op outside every group or a
-/// whole group (it becomes one region op), so a path that enters a group
-/// leaves it from any of its ops.
-bool BlockFusion::reachesThroughOutside(const Group &from, const Group &to) {
-  SmallVector<Operation *> stack;
-  DenseSet<Operation *> seen;
-  DenseSet<const Group *> expanded;
-  auto visit = [&](Operation *user, bool skipTo) {
-    // Users in nested regions belong to their ancestor in this block.
-    Operation *op = block.findAncestorOpInBlock(*user);
-    if (!op || isMember(op, from) || (skipTo && isMember(op, to)))
+void BlockFusion::forEachNeighbour(Node node, bool forward,
+                                   function_ref<void(Node)> fn) {
+  auto *group = dyn_cast<Group *>(node);
+  Operation *single = group ? nullptr : cast<Operation *>(node);
+  ArrayRef<Operation *> ops =
+      group ? ArrayRef<Operation *>(group->ops) : ArrayRef(single);
+  auto visit = [&](Operation *other) {
+    // Ops in nested regions belong to their ancestor in this block.
+    Operation *top = block.findAncestorOpInBlock(*other);
+    if (!top)
       return;
-    Group *group = groupOf(op);
-    if (group && group != &to) {
-      if (!expanded.insert(group).second)
-        return;
-      for (Operation *member : group->ops)
-        if (seen.insert(member).second)
-          stack.push_back(member);
+    Node neighbour = nodeOf(top);
+    if (neighbour != node)
+      fn(neighbour);
+  };
+  for (Operation *op : ops) {
+    if (forward) {
+      for (Operation *user : op->getUsers())
+        visit(user);
+      continue;
+    }
+    op->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands())
+        if (Operation *def = operand.getDefiningOp())
+          visit(def);
+    });
+  }
+}
+
+SmallVector<BlockFusion::Node> BlockFusion::window(Node start, Node end,
+                                                   bool forward,
+                                                   bool &reached) {
+  int64_t lo = std::min(rankOf(start), rankOf(end));
+  int64_t hi = std::max(rankOf(start), rankOf(end));
+  SmallVector<Node> found, stack;
+  DenseSet<Node> seen;
+  auto push = [&](Node node, bool direct) {
+    if (node == end) {
+      // A direct edge is the merge itself, not a detour.
+      reached |= !direct;
       return;
     }
-    if (seen.insert(op).second)
-      stack.push_back(op);
+    int64_t rank = rankOf(node);
+    if (rank > lo && rank < hi && seen.insert(node).second) {
+      found.push_back(node);
+      stack.push_back(node);
+    }
   };
-  // Direct edges into `to` are the fusion itself, not a detour.
-  for (Operation *op : from.ops)
-    for (Operation *user : op->getUsers())
-      visit(user, /*skipTo=*/true);
-  while (!stack.empty()) {
-    Operation *op = stack.pop_back_val();
-    if (isMember(op, to))
-      return true;
-    for (Operation *user : op->getUsers())
-      visit(user, /*skipTo=*/false);
-  }
-  return false;
+  forEachNeighbour(start, forward, [&](Node n) { push(n, true); });
+  while (!stack.empty() && !reached)
+    forEachNeighbour(stack.pop_back_val(), forward,
+                     [&](Node n) { push(n, false); });
+  return found;
 }
 
 bool BlockFusion::withinLimits(const Group &a, const Group &b) {
@@ -200,11 +240,44 @@ bool BlockFusion::withinLimits(const Group &a, const Group &b) {
   return static_cast<int64_t>(inputs.size()) <= maxInputs;
 }
 
+/// Merging must not make the fused region an input of itself: no use-def
+/// path may leave one group, pass through a node in neither, and reach the
+/// other. The nodes keep a topological order (ranks) of the contracted
+/// graph, so such a path can only run from the lower-ranked group to the
+/// higher and through nodes ranked between them: the search is bounded as
+/// in XLA's GraphCycles::ContractEdge, and the ranks are then repaired as
+/// Pearce and Kelly's dynamic topological order does. Without the bound a
+/// search per merge attempt walked the rest of the function, quadratic in
+/// depth.
 void BlockFusion::tryMerge(Group &a, Group &b, bool horizontal) {
   if (&a == &b || !a.alive || !b.alive || !compatible(a, b, horizontal) ||
-      !withinLimits(a, b) || reachesThroughOutside(a, b) ||
-      reachesThroughOutside(b, a))
+      !withinLimits(a, b))
     return;
+  Group *lo = a.rank < b.rank ? &a : &b, *hi = lo == &a ? &b : &a;
+  bool reached = false;
+  SmallVector<Node> after = window(lo, hi, /*forward=*/true, reached);
+  if (reached)
+    return;
+  SmallVector<Node> before = window(hi, lo, /*forward=*/false, reached);
+  assert(!reached && "a backward path where no forward path is");
+  // What lo reaches must follow the merged group, what reaches hi precede
+  // it; both sets keep their own order, in the ranks they and the two
+  // groups held.
+  auto byRank = [&](Node x, Node y) { return rankOf(x) < rankOf(y); };
+  llvm::sort(after, byRank);
+  llvm::sort(before, byRank);
+  SmallVector<int64_t> ranks = {lo->rank, hi->rank};
+  for (Node node : llvm::concat<Node>(before, after))
+    ranks.push_back(rankOf(node));
+  llvm::sort(ranks);
+  size_t next = 0;
+  for (Node node : before)
+    rankOf(node) = ranks[next++];
+  int64_t merged = ranks[next++];
+  ++next;
+  for (Node node : after)
+    rankOf(node) = ranks[next++];
+  b.rank = merged;
   unsigned into = groupIndex.lookup(b.ops.front());
   for (Operation *op : a.ops) {
     b.ops.push_back(op);
@@ -223,8 +296,10 @@ void BlockFusion::tryMerge(Group &a, Group &b, bool horizontal) {
 }
 
 LogicalResult BlockFusion::run(unsigned &counter) {
-  for (auto [index, op] : llvm::enumerate(block))
+  for (auto [index, op] : llvm::enumerate(block)) {
     position[&op] = index;
+    opRank[&op] = index;
+  }
   for (Operation &op : block) {
     Role role = classify(&op);
     if (role != Role::Loop && role != Role::Reduction)
@@ -245,6 +320,7 @@ LogicalResult BlockFusion::run(unsigned &counter) {
       group.space = numElements(op.getResult(0));
       group.shape = cast<ShapedType>(op.getResult(0).getType()).getShape();
     }
+    group.rank = position[&op];
     groupIndex[&op] = groups.size();
     groups.push_back(std::move(group));
   }
