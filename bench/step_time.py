@@ -73,6 +73,9 @@ PLANS = [
     # CPU only (a trace-cpu-pipeline option): every temporary its own
     # allocation, as before trace-plan-buffers.
     ("trace-mlir, min-cut, a malloc per buffer", ["--pipeline=plan-buffers=0"]),
+    # CPU only: every layer's code inline, as before trace-outline-repeats
+    # made each kind of layer one function (the A/B of issue 18).
+    ("trace-mlir, min-cut, layers inline", ["--pipeline=outline-repeats=0"]),
     # The same GPT traced with checkpoint(block, h, use_reentrant=False) per
     # block (fixture_models.CallingGPT): a region per call, from the import.
     ("trace-mlir, checkpoint calls, no remat", ["--no-remat"]),
@@ -98,12 +101,12 @@ CU_MEMPOOL_ATTR_USED_MEM_HIGH = 8  # cuda.h's CUmemPool_attribute
 def selected_plans(names, device):
     """PLANS whose directory name ends with one of the comma-separated
     `names` (no-remat, min-cut, budget-0-5, budget-0-25,
-    a-malloc-per-buffer); all that
-    apply to `device` when empty."""
+    a-malloc-per-buffer, layers-inline); all that apply to `device` when
+    empty."""
     wanted = [n for n in names.split(",") if n]
     plans = [(label, flags) for label, flags in PLANS
              if (device == "cpu" or not (label == PACKAGE or
-                                         any("plan-buffers" in f for f in flags)))
+                                         any(f.startswith("--pipeline=") for f in flags)))
              and (not wanted or any(plan_dir(label).endswith(n) for n in wanted))]
     if not plans:
         sys.exit(f"error: no plan named {names}")

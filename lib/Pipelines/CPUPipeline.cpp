@@ -6,6 +6,7 @@
 #include "trace/Codegen/Common/Passes.h"
 #include "trace/Codegen/GPU/Passes.h"
 #include "trace/Conversion/Passes.h"
+#include "trace/Dialect/Trace/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -113,6 +114,10 @@ void trace::buildCPUPipeline(OpPassManager &pm,
                                              options.blas));
     pm.addNestedPass<func::FuncOp>(trace::createTraceGPULaunchesOnCPUPass());
   } else {
+    // 0. A function per kind of repeated layer, before anything grows
+    // with the number of layers.
+    if (options.outlineRepeats)
+      pm.addPass(trace::createTraceOutlineRepeatsPass());
     // 1-2. Linalg on tensors, then buffers, results in the caller's.
     buildBufferizedLinalgPipeline(
         pm, /*resultsToOutParams=*/true,

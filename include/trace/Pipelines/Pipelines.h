@@ -119,6 +119,12 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
                      "distinct body (trace-outline-kernels), so LLVM "
                      "compiles many small functions, each once"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> outlineRepeats{
+      *this, "outline-repeats",
+      llvm::cl::desc("Make the repeated layers of a model one function "
+                     "per kind, called per layer (trace-outline-repeats), "
+                     "so compile time does not grow with depth"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> gpuKernels{
       *this, "gpu-kernels",
       llvm::cl::desc("Form the kernels trace-gpu-pipeline forms and run "

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "trace/Codegen/CPU/Passes.h"
+#include "trace/Support/StructuralPrinting.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -91,7 +92,7 @@ struct TraceOutlineKernelsPass final
       std::string body;
       {
         llvm::raw_string_ostream os(body);
-        kernel->print(os, OpPrintingFlags().useLocalScope());
+        kernel->print(os, trace::structuralPrintingFlags());
       }
       func::FuncOp &shared = byBody[body];
       if (shared && dedupe) {

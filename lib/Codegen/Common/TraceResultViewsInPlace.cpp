@@ -65,7 +65,7 @@ struct TraceResultViewsInPlacePass final
         continue;
       memref::AllocOp root;
       SmallVector<Operation *> chain = reshapeChain(copy.getSource(), root);
-      if (!root || chain.empty() || root->getBlock() != &entry)
+      if (!root || root->getBlock() != &entry)
         continue;
       byAlloc[root].push_back({copy, std::move(chain)});
     }

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "trace/Codegen/GPU/Passes.h"
+#include "trace/Support/StructuralPrinting.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/SymbolTable.h"
@@ -34,7 +35,7 @@ std::string printedBody(gpu::GPUModuleOp module) {
     SymbolTable::setSymbolName(fn, StringAttr::get(context, "f" + Twine(index++)));
   std::string text;
   llvm::raw_string_ostream os(text);
-  copy->print(os, OpPrintingFlags().useLocalScope());
+  copy->print(os, trace::structuralPrintingFlags());
   copy->erase();
   return text;
 }

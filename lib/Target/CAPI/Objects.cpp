@@ -258,26 +258,37 @@ LogicalResult capi::compileObjects(ModuleOp module,
   }
 
   std::vector<Unit> units;
-  SmallVector<llvm::Function *> kernels;
+  SmallVector<llvm::Function *> kernels, hostFunctions;
   for (llvm::Function &fn : *whole)
     if (!fn.isDeclaration() && trace::isKernelName(fn.getName()))
       kernels.push_back(&fn);
-  for (llvm::Function *kernel : kernels) {
+  // Host code of outlined kernels is calls: each function (a step's, a
+  // layer's) is a unit of its own too, so that the code generator works
+  // on them in parallel, and a layer's object is cached like a kernel's.
+  // The rest (the C wrappers, the globals) stays in "host".
+  if (!kernels.empty() && !options.deviceKernels)
+    for (llvm::Function &fn : *whole)
+      if (!fn.isDeclaration() && !trace::isKernelName(fn.getName()))
+        hostFunctions.push_back(&fn);
+  for (llvm::Function *kernel : kernels)
     kernel->setVisibility(llvm::GlobalValue::HiddenVisibility);
+  for (llvm::Function *fn : llvm::concat<llvm::Function *>(kernels,
+                                                            hostFunctions)) {
     llvm::ValueToValueMapTy mapping;
     std::unique_ptr<llvm::Module> part = llvm::CloneModule(
         *whole, mapping,
-        [&](const llvm::GlobalValue *value) { return value == kernel; });
+        [&](const llvm::GlobalValue *value) { return value == fn; });
     dropUnusedDeclarations(*part);
-    part->setModuleIdentifier(kernel->getName());
-    part->setSourceFileName(kernel->getName());
+    part->setModuleIdentifier(fn->getName());
+    part->setSourceFileName(fn->getName());
     Unit &unit = units.emplace_back();
-    unit.name = kernel->getName().str();
-    unit.vectorize = true;
+    unit.name = fn->getName().str();
+    unit.vectorize = trace::isKernelName(fn->getName());
     writeBitcode(*part, unit);
   }
-  for (llvm::Function *kernel : kernels)
-    kernel->deleteBody();
+  for (llvm::Function *fn : llvm::concat<llvm::Function *>(kernels,
+                                                            hostFunctions))
+    fn->deleteBody();
   {
     Unit &unit = units.emplace_back();
     unit.name = "host";

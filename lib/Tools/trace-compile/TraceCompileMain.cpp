@@ -27,6 +27,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
@@ -36,6 +37,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Transforms/Passes.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
@@ -192,18 +194,48 @@ OwningOpRef<ModuleOp> importModel(MLIRContext *context,
 }
 #endif
 
-/// Writes the PTX of every gpu.binary into `dir`.
-/// The distinct kernels (trace-outline-kernels) of the lowered CPU module
-/// and the calls that launch them.
+/// The distinct kernels (trace-outline-kernels) of the lowered CPU module,
+/// and the launches of them one call of every exported function makes: a
+/// kernel called in a layer's function (trace-outline-repeats) counts once
+/// per call of that function.
 void countCPUKernels(ModuleOp module, unsigned &kernels, unsigned &launches) {
-  for (auto fn : module.getOps<LLVM::LLVMFuncOp>())
-    kernels += !fn.isExternal() && isKernelName(fn.getSymName());
+  SymbolTable symbols(module);
+  llvm::DenseMap<Operation *, unsigned> perCall;
+  std::function<unsigned(LLVM::LLVMFuncOp)> count = [&](LLVM::LLVMFuncOp fn) {
+    if (auto known = perCall.find(fn); known != perCall.end())
+      return known->second;
+    unsigned n = 0;
+    fn.walk([&](LLVM::CallOp call) {
+      std::optional<StringRef> callee = call.getCallee();
+      if (!callee)
+        return;
+      if (isKernelName(*callee)) {
+        ++n;
+        return;
+      }
+      auto target = symbols.lookup<LLVM::LLVMFuncOp>(*callee);
+      if (target && !target.isExternal())
+        n += count(target);
+    });
+    return perCall[fn] = n;
+  };
+  llvm::DenseSet<Operation *> called;
   module.walk([&](LLVM::CallOp call) {
-    std::optional<StringRef> callee = call.getCallee();
-    launches += callee && isKernelName(*callee);
+    if (std::optional<StringRef> callee = call.getCallee())
+      if (Operation *target = symbols.lookup(*callee))
+        called.insert(target);
   });
+  for (auto fn : module.getOps<LLVM::LLVMFuncOp>()) {
+    if (fn.isExternal())
+      continue;
+    if (isKernelName(fn.getSymName()))
+      ++kernels;
+    else if (!called.contains(fn))
+      launches += count(fn);
+  }
 }
 
+/// Writes the PTX of every gpu.binary into `dir`.
 LogicalResult writeKernels(ModuleOp module, StringRef dir, unsigned &count) {
   count = 0;
   if (std::error_code ec = llvm::sys::fs::create_directory(dir)) {

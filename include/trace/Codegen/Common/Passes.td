@@ -155,6 +155,13 @@ def TraceResultViewsInPlacePass
     copy, and only copies and the return after it (as
     buffer-results-to-out-params leaves them), the allocation becomes the
     inverse reshapes of `%out` and the copy goes. An allocation that two such copies read is left alone.
+
+    The chain may be empty: an allocation copied into an out-param as it
+    is. Upstream hoists those, but not one it creates itself at a call of
+    a function whose results it turned into out-params (a layer's
+    function, `trace-outline-repeats`), when the caller returns the
+    result: a layer's weight gradients were computed in the arena and
+    copied out.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }

@@ -309,6 +309,52 @@ def TraceFusePass : Pass<"trace-fuse", "func::FuncOp"> {
   let dependentDialects = ["::mlir::trace::TraceDialect"];
 }
 
+def TraceOutlineRepeatsPass : Pass<"trace-outline-repeats", "ModuleOp"> {
+  let summary = "Outline the repeated layers of a step into one function each, called per layer";
+  let description = [{
+    A model's repeated blocks (the layers of a `ModuleList`) are the same
+    ops on different weights, in the forward, in the backward and in the
+    recomputation of each. This pass finds them and makes each kind a
+    function that every layer calls, so that everything after it
+    (lowering, bufferization, LLVM) works on one copy, and compile time
+    stays flat in depth, as a JAX user gets by scanning over layers.
+
+    1. Runs. The importer names each op's location after the module that
+       made it (`blocks.3.attn.qkv`); autodiff and recomputation keep the
+       forward op's location. An op's layer is that path up to its first
+       numeric component (`blocks.3`). A run is a maximal stretch of a
+       block's ops of one layer; ops of no layer (constants, `<model>`)
+       between two ops of the same layer belong to the run.
+    2. Candidates. Each run of at least `min-ops` ops is cloned into a
+       function whose arguments are the values it reads from outside (in
+       order of first use) and whose results are its values used after it.
+       `trace.name` attributes are dropped from the clone.
+    3. Sharing. Candidates whose printed bodies are equal, in any function
+       of the module, become one private function, and each of their runs
+       becomes a `func.call` of it. The text decides, so only runs that are
+       the same computation up to their operands are ever merged; a run
+       like no other stays inline.
+
+    First, a transpose that only matmuls read is cloned to just before each
+    reader, so that it is in the reader's function, where
+    `trace-fold-transpose-into-matmul` folds it.
+
+    Run it after `trace-fuse` (the fusions are then part of the bodies) and
+    before lowering; the passes after it work on each function and on
+    calls. The C interface is unchanged: only the exported functions'
+    bodies change.
+  }];
+  let options = [
+    Option<"minOps", "min-ops", "int64_t", "8",
+           "Fewest ops (nested ones included) a run needs to be outlined">,
+  ];
+  let statistics = [
+    Statistic<"numRuns", "runs", "Runs replaced by a call">,
+    Statistic<"numFunctions", "functions", "Functions the runs call">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 def TraceMemoryReportPass : Pass<"trace-memory-report", "ModuleOp"> {
   let summary = "Report saved bytes, peak live bytes and FLOPs of @f_fwd/@f_bwd";
   let description = [{
