@@ -129,7 +129,7 @@ void trace::buildCPUPipeline(OpPassManager &pm,
   // A function's temporaries in one arena, placed by liveness (after the
   // BLAS calls, which look for a fresh allocation to overwrite).
   if (options.planBuffers)
-    pm.addNestedPass<func::FuncOp>(trace::createTracePlanBuffersPass());
+    pm.addPass(trace::createTracePlanBuffersPass());
   // A function per loop nest, shared by identical nests: LLVM's time then
   // grows with the distinct kernels, not with one function holding them all.
   if (options.outlineKernels && !options.gpuKernels)

@@ -12,10 +12,14 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <functional>
 
 #define DEBUG_TYPE "trace-plan-buffers"
 
@@ -123,67 +127,148 @@ int64_t livePeak(ArrayRef<Buffer> buffers) {
   return peak;
 }
 
+/// Places `function`'s temporaries in one arena; the arena's allocation,
+/// or null when there is nothing to plan.
+memref::AllocOp planFunction(func::FuncOp function, bool print) {
+  if (function.isExternal() || !function.getBody().hasOneBlock())
+    return nullptr;
+  Block &block = function.getBody().front();
+  Operation *terminator = block.getTerminator();
+
+  DenseMap<Operation *, int64_t> position;
+  int64_t index = 0;
+  for (Operation &op : block)
+    position[&op] = index++;
+
+  SmallVector<Buffer> buffers;
+  for (auto alloc : block.getOps<memref::AllocOp>()) {
+    int64_t bytes = plannableBytes(alloc);
+    memref::DeallocOp dealloc = bytes ? deallocInBlock(alloc, block) : nullptr;
+    if (!dealloc || !alloc->isBeforeInBlock(dealloc))
+      continue;
+    // Live from its first use: until then no byte of it is touched (an
+    // allocation often sits well before the op that writes it).
+    int64_t start = position[dealloc];
+    for (Operation *user : alloc->getUsers())
+      if (Operation *inBlock = block.findAncestorOpInBlock(*user))
+        start = std::min(start, position[inBlock]);
+    buffers.push_back({alloc, dealloc, start, position[dealloc],
+                       alignUp(bytes)});
+  }
+  // One buffer alone gains nothing from an arena.
+  if (buffers.size() < 2)
+    return nullptr;
+
+  int64_t arenaBytes = assignOffsets(buffers);
+  if (print)
+    function.emitRemark() << "trace-plan-buffers: " << buffers.size()
+                          << " buffers in an arena of " << arenaBytes
+                          << " bytes; their live peak is "
+                          << livePeak(buffers) << " bytes";
+
+  OpBuilder builder(function.getContext());
+  builder.setInsertionPointToStart(&block);
+  Location loc = function.getLoc();
+  auto arenaType = MemRefType::get({arenaBytes}, builder.getI8Type());
+  auto arena = memref::AllocOp::create(builder, loc, arenaType,
+                                       builder.getI64IntegerAttr(kAlignment));
+  for (Buffer &buffer : buffers) {
+    builder.setInsertionPoint(buffer.alloc);
+    Value offset = arith::ConstantIndexOp::create(
+        builder, buffer.alloc.getLoc(), buffer.offset);
+    Value view = memref::ViewOp::create(builder, buffer.alloc.getLoc(),
+                                        buffer.alloc.getType(), arena, offset,
+                                        ValueRange());
+    buffer.alloc.getResult().replaceAllUsesWith(view);
+    buffer.dealloc.erase();
+    buffer.alloc.erase();
+  }
+  builder.setInsertionPoint(terminator);
+  memref::DeallocOp::create(builder, loc, arena);
+  return arena;
+}
+
+/// The calls of `function` if `module` uses it only in func.call ops of
+/// single-block functions; none otherwise.
+std::optional<SmallVector<func::CallOp>> onlyCalls(func::FuncOp function,
+                                                   ModuleOp module) {
+  if (!function.isPrivate())
+    return std::nullopt;
+  std::optional<SymbolTable::UseRange> uses = function.getSymbolUses(module);
+  if (!uses)
+    return std::nullopt;
+  SmallVector<func::CallOp> calls;
+  for (const SymbolTable::SymbolUse &use : *uses) {
+    auto call = dyn_cast<func::CallOp>(use.getUser());
+    if (!call || call->getBlock() != &call->getParentRegion()->front() ||
+        !call->getParentRegion()->hasOneBlock())
+      return std::nullopt;
+    calls.push_back(call);
+  }
+  return calls;
+}
+
+/// Makes `arena`, `function`'s, its last argument, and gives each call a
+/// buffer of its own for it, allocated just before the call and freed just
+/// after: the caller's plan then places it with its own temporaries.
+void liftArena(func::FuncOp function, memref::AllocOp arena,
+               ArrayRef<func::CallOp> calls) {
+  auto type = cast<MemRefType>(arena.getType());
+  for (Operation *user : llvm::make_early_inc_range(arena->getUsers()))
+    if (isa<memref::DeallocOp>(user))
+      user->erase();
+  unsigned index = function.getNumArguments();
+  if (failed(function.insertArgument(index, type, {}, arena.getLoc())))
+    return;
+  arena.getResult().replaceAllUsesWith(function.getArgument(index));
+  arena.erase();
+  for (func::CallOp call : calls) {
+    OpBuilder builder(call);
+    Value scratch = memref::AllocOp::create(
+        builder, call.getLoc(), type, builder.getI64IntegerAttr(kAlignment));
+    SmallVector<Value> operands(call.getOperands());
+    operands.push_back(scratch);
+    auto replacement = func::CallOp::create(builder, call.getLoc(),
+                                            function, operands);
+    call.replaceAllUsesWith(replacement.getResults());
+    call.erase();
+    builder.setInsertionPointAfter(replacement);
+    memref::DeallocOp::create(builder, replacement.getLoc(), scratch);
+  }
+}
+
 struct TracePlanBuffersPass final
     : trace::impl::TracePlanBuffersPassBase<TracePlanBuffersPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    func::FuncOp function = getOperation();
-    if (function.isExternal() || !function.getBody().hasOneBlock())
-      return;
-    Block &block = function.getBody().front();
-    Operation *terminator = block.getTerminator();
-
-    DenseMap<Operation *, int64_t> position;
-    int64_t index = 0;
-    for (Operation &op : block)
-      position[&op] = index++;
-
-    SmallVector<Buffer> buffers;
-    for (auto alloc : block.getOps<memref::AllocOp>()) {
-      int64_t bytes = plannableBytes(alloc);
-      memref::DeallocOp dealloc = bytes ? deallocInBlock(alloc, block) : nullptr;
-      if (!dealloc || !alloc->isBeforeInBlock(dealloc))
+    ModuleOp module = getOperation();
+    // Callees first (a layer's function, trace-outline-repeats): a callee's
+    // arena becomes its caller's temporary, for the length of the call, so
+    // one plan covers both and the two peaks do not add up.
+    SmallVector<func::FuncOp> order;
+    DenseSet<Operation *> visited;
+    std::function<void(func::FuncOp)> visit = [&](func::FuncOp function) {
+      if (!visited.insert(function).second)
+        return;
+      function.walk([&](func::CallOp call) {
+        if (auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+                call, call.getCalleeAttr()))
+          visit(callee);
+      });
+      order.push_back(function);
+    };
+    for (auto function : module.getOps<func::FuncOp>())
+      visit(function);
+    for (func::FuncOp function : order) {
+      memref::AllocOp arena = planFunction(function, print);
+      if (!arena)
         continue;
-      // Live from its first use: until then no byte of it is touched (an
-      // allocation often sits well before the op that writes it).
-      int64_t start = position[dealloc];
-      for (Operation *user : alloc->getUsers())
-        if (Operation *inBlock = block.findAncestorOpInBlock(*user))
-          start = std::min(start, position[inBlock]);
-      buffers.push_back({alloc, dealloc, start, position[dealloc],
-                         alignUp(bytes)});
+      if (std::optional<SmallVector<func::CallOp>> calls =
+              onlyCalls(function, module);
+          calls && !calls->empty())
+        liftArena(function, arena, *calls);
     }
-    // One buffer alone gains nothing from an arena.
-    if (buffers.size() < 2)
-      return;
-
-    int64_t arenaBytes = assignOffsets(buffers);
-    if (print)
-      function.emitRemark() << "trace-plan-buffers: " << buffers.size()
-                            << " buffers in an arena of " << arenaBytes
-                            << " bytes; their live peak is "
-                            << livePeak(buffers) << " bytes";
-
-    OpBuilder builder(&getContext());
-    builder.setInsertionPointToStart(&block);
-    Location loc = function.getLoc();
-    auto arenaType = MemRefType::get({arenaBytes}, builder.getI8Type());
-    Value arena = memref::AllocOp::create(builder, loc, arenaType,
-                                          builder.getI64IntegerAttr(kAlignment));
-    for (Buffer &buffer : buffers) {
-      builder.setInsertionPoint(buffer.alloc);
-      Value offset = arith::ConstantIndexOp::create(builder, buffer.alloc.getLoc(),
-                                                    buffer.offset);
-      Value view = memref::ViewOp::create(builder, buffer.alloc.getLoc(),
-                                          buffer.alloc.getType(), arena, offset,
-                                          ValueRange());
-      buffer.alloc.getResult().replaceAllUsesWith(view);
-      buffer.dealloc.erase();
-      buffer.alloc.erase();
-    }
-    builder.setInsertionPoint(terminator);
-    memref::DeallocOp::create(builder, loc, arena);
   }
 };
 

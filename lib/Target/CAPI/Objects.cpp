@@ -1,7 +1,8 @@
 //===- Objects.cpp - a kernel per object, compiled in parallel, cached ----===//
 //
 // The lowered module becomes LLVM IR once, then one LLVM module per kernel
-// (trace-outline-kernels) and one for the host code. Each unit travels as
+// (trace-outline-kernels), one per host function and one for the rest of
+// the host code. Each unit travels as
 // bitcode to a thread with an LLVMContext of its own (LLVM's contexts are
 // not shared between threads; llvm::splitCodeGen does the same), where it is
 // optimized and compiled. A unit's bitcode, with the target and the
@@ -263,9 +264,9 @@ LogicalResult capi::compileObjects(ModuleOp module,
     if (!fn.isDeclaration() && trace::isKernelName(fn.getName()))
       kernels.push_back(&fn);
   // Host code of outlined kernels is calls: each function (a step's, a
-  // layer's) is a unit of its own too, so that the code generator works
-  // on them in parallel, and a layer's object is cached like a kernel's.
-  // The rest (the C wrappers, the globals) stays in "host".
+  // layer's, a C wrapper) is a unit of its own too, named "host.<name>",
+  // so that the code generator works on them in parallel, and a layer's
+  // object is cached like a kernel's. The globals stay in "host".
   if (!kernels.empty() && !options.deviceKernels)
     for (llvm::Function &fn : *whole)
       if (!fn.isDeclaration() && !trace::isKernelName(fn.getName()))
@@ -282,8 +283,9 @@ LogicalResult capi::compileObjects(ModuleOp module,
     part->setModuleIdentifier(fn->getName());
     part->setSourceFileName(fn->getName());
     Unit &unit = units.emplace_back();
-    unit.name = fn->getName().str();
-    unit.vectorize = trace::isKernelName(fn->getName());
+    bool kernel = trace::isKernelName(fn->getName());
+    unit.name = ((kernel ? "" : "host.") + fn->getName()).str();
+    unit.vectorize = kernel;
     writeBitcode(*part, unit);
   }
   for (llvm::Function *fn : llvm::concat<llvm::Function *>(kernels,

@@ -134,3 +134,50 @@ func.func @late_use() {
   memref.dealloc %b : memref<256xf32>
   return
 }
+
+// -----
+
+// A private function only calls use (a layer's, trace-outline-repeats) is
+// planned first, and its arena (2 x 1024 B, live together: 2048 B) becomes
+// its last argument. Each call passes a buffer the caller's plan places:
+// the layer's scratch and the caller's %t (4096 B), live at once, get
+// disjoint bytes; %u, after both, reuses %t's.
+// PRINT: remark: trace-plan-buffers: 2 buffers in an arena of 2048 bytes; their live peak is 2048 bytes
+// PRINT: remark: trace-plan-buffers: 3 buffers in an arena of 6144 bytes; their live peak is 6144 bytes
+// CHECK-LABEL: func.func private @layer(
+// CHECK-SAME: %[[IN:[^:]*]]: memref<256xf32>, %[[OUT:[^:]*]]: memref<256xf32>, %[[SCRATCH:[^:]*]]: memref<2048xi8>)
+// CHECK-NOT: memref.alloc
+// CHECK: memref.view %[[SCRATCH]]
+// CHECK: memref.view %[[SCRATCH]]
+// CHECK-NOT: memref.dealloc
+// CHECK: return
+// CHECK-LABEL: func.func @step(
+// CHECK: %[[ARENA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<6144xi8>
+// CHECK: %[[T:.*]] = memref.view %[[ARENA]][%c0{{.*}}][] : memref<6144xi8> to memref<1024xf32>
+// CHECK: %[[S:.*]] = memref.view %[[ARENA]][%c4096{{.*}}][] : memref<6144xi8> to memref<2048xi8>
+// CHECK: call @layer(%{{.*}}, %{{.*}}, %[[S]])
+// CHECK: %[[U:.*]] = memref.view %[[ARENA]][%c0{{.*}}][] : memref<6144xi8> to memref<512xf32>
+// CHECK-NOT: memref.alloc
+// CHECK: memref.dealloc %[[ARENA]]
+func.func private @layer(%in: memref<256xf32>, %out: memref<256xf32>) {
+  %a = memref.alloc() : memref<256xf32>
+  %b = memref.alloc() : memref<256xf32>
+  "test.use"(%in, %a) : (memref<256xf32>, memref<256xf32>) -> ()
+  "test.use"(%a, %b) : (memref<256xf32>, memref<256xf32>) -> ()
+  "test.use"(%b, %out) : (memref<256xf32>, memref<256xf32>) -> ()
+  memref.dealloc %a : memref<256xf32>
+  memref.dealloc %b : memref<256xf32>
+  return
+}
+func.func @step(%x: memref<256xf32>, %y: memref<256xf32>, %z: memref<512xf32>) {
+  %t = memref.alloc() : memref<1024xf32>
+  "test.use"(%t) : (memref<1024xf32>) -> ()
+  call @layer(%x, %y) : (memref<256xf32>, memref<256xf32>) -> ()
+  "test.use"(%t) : (memref<1024xf32>) -> ()
+  memref.dealloc %t : memref<1024xf32>
+  %u = memref.alloc() : memref<512xf32>
+  "test.use"(%u) : (memref<512xf32>) -> ()
+  memref.copy %u, %z : memref<512xf32> to memref<512xf32>
+  memref.dealloc %u : memref<512xf32>
+  return
+}

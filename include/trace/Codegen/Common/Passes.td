@@ -224,7 +224,7 @@ def TraceEarlyDeallocPass : Pass<"trace-early-dealloc", "func::FuncOp"> {
   }];
 }
 
-def TracePlanBuffersPass : Pass<"trace-plan-buffers", "func::FuncOp"> {
+def TracePlanBuffersPass : Pass<"trace-plan-buffers", "ModuleOp"> {
   let summary = "Place a function's temporary buffers in one arena by liveness";
   let description = [{
     After `trace-early-dealloc`: each `memref.alloc` of the function's
@@ -249,6 +249,14 @@ def TracePlanBuffersPass : Pass<"trace-plan-buffers", "func::FuncOp"> {
     memory, per temporary. The arena is at least the peak of the planned
     buffers' live bytes; `print` reports each function's arena against that
     peak as a remark.
+
+    Functions are planned callees first. A private function that only
+    `func.call` ops use (a layer's function, `trace-outline-repeats`)
+    takes its arena as a last argument instead; each call gets a buffer
+    for it, allocated just before the call and freed just after, which the
+    caller's plan then places among its own temporaries. One plan covers
+    the step and its layers: with an arena each, the backward's peak was
+    its own arena plus a layer's.
 
     MLIR has no such planner upstream (`promote-buffers-to-stack` moves
     small buffers to the stack, one by one).

@@ -191,15 +191,31 @@ std::function<void()> takeLabel(RegionOp op) {
   return [op, label]() mutable { op.setNameAttr(label); };
 }
 
-/// Moves each transpose that only matmuls read to just before each of its
-/// readers, a clone per reader, so that it lands in the reader's run:
-/// trace-fold-transpose-into-matmul folds it into the matmul, which it can
-/// only do inside one function. (Autodiff emits a layer's weight
-/// transposes together, apart from the matmuls.)
+/// True for a transpose of the last two dims only: the one
+/// trace-fold-transpose-into-matmul folds into a matmul operand.
+bool swapsLastTwo(trace::TransposeOp transpose) {
+  ArrayRef<int64_t> perm = transpose.getPermutation();
+  int64_t rank = perm.size();
+  if (rank < 2)
+    return false;
+  for (int64_t i = 0; i < rank; ++i) {
+    int64_t expected = i < rank - 2 ? i : (i == rank - 2 ? rank - 1 : rank - 2);
+    if (perm[i] != expected)
+      return false;
+  }
+  return true;
+}
+
+/// Moves each transpose that only matmuls read, and that they fold, to
+/// just before each of its readers, a clone per reader, so that it lands
+/// in the reader's run: trace-fold-transpose-into-matmul folds it into the
+/// matmul, which it can only do inside one function. (Autodiff emits a
+/// layer's weight transposes together, apart from the matmuls.) Other
+/// transposes are real work, and stay where they are, computed once.
 void sinkMatmulTransposes(Block &block) {
   SmallVector<trace::TransposeOp> transposes;
   for (auto transpose : block.getOps<trace::TransposeOp>())
-    if (!transpose->use_empty() &&
+    if (!transpose->use_empty() && swapsLastTwo(transpose) &&
         llvm::all_of(transpose->getUsers(), [&](Operation *user) {
           return isa<trace::MatmulOp>(user) && user->getBlock() == &block;
         }))
@@ -246,6 +262,7 @@ struct TraceOutlineRepeatsPass final
     // Candidates by their printed body, under one name so that the name
     // does not tell them apart.
     llvm::StringMap<SmallVector<Run *>> byBody;
+    SmallVector<llvm::StringMapEntry<SmallVector<Run *>> *> groupOf;
     for (Site &site : sites) {
       func::FuncOp fn = site.run->candidate;
       std::string name = fn.getSymName().str(), body;
@@ -267,14 +284,18 @@ struct TraceOutlineRepeatsPass final
       for (std::function<void()> &put : restore)
         put();
       fn.setSymName(name);
-      byBody[body].push_back(site.run.get());
+      auto &group = *byBody.try_emplace(body).first;
+      group.getValue().push_back(site.run.get());
+      groupOf.push_back(&group);
     }
 
+    // The shared functions, in the order of their first runs (not the
+    // map's), so the module reads the same from one run to the next.
     SymbolTable symbols(module);
     llvm::DenseMap<Run *, func::FuncOp> callees;
-    for (auto &entry : byBody) {
-      ArrayRef<Run *> runs = entry.getValue();
-      if (runs.size() < 2)
+    for (auto *group : groupOf) {
+      ArrayRef<Run *> runs = group->getValue();
+      if (runs.size() < 2 || callees.contains(runs.front()))
         continue;
       func::FuncOp shared = runs.front()->candidate;
       shared->remove();
