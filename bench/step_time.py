@@ -80,6 +80,8 @@ PLANS = [
     # block (fixture_models.CallingGPT): a region per call, from the import.
     ("trace-mlir, checkpoint calls, no remat", ["--no-remat"]),
     ("trace-mlir, checkpoint calls, min-cut", []),
+    ("trace-mlir, checkpoint calls, min-cut, layers inline",
+     ["--pipeline=outline-repeats=0"]),
     # CPU only: python/trace_mlir's module (torch.autograd.Function around
     # the same library), called as a training loop calls it, the Python
     # around the library included.
