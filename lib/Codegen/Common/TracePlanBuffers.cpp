@@ -129,7 +129,8 @@ int64_t livePeak(ArrayRef<Buffer> buffers) {
 
 /// Places `function`'s temporaries in one arena; the arena's allocation,
 /// or null when there is nothing to plan.
-memref::AllocOp planFunction(func::FuncOp function, bool print) {
+memref::AllocOp planFunction(func::FuncOp function, bool print,
+                             size_t minBuffers) {
   if (function.isExternal() || !function.getBody().hasOneBlock())
     return nullptr;
   Block &block = function.getBody().front();
@@ -155,8 +156,9 @@ memref::AllocOp planFunction(func::FuncOp function, bool print) {
     buffers.push_back({alloc, dealloc, start, position[dealloc],
                        alignUp(bytes)});
   }
-  // One buffer alone gains nothing from an arena.
-  if (buffers.size() < 2)
+  // One buffer alone gains nothing from an arena of its own (but one
+  // the caller's plan places does).
+  if (buffers.size() < minBuffers)
     return nullptr;
 
   int64_t arenaBytes = assignOffsets(buffers);
@@ -188,8 +190,8 @@ memref::AllocOp planFunction(func::FuncOp function, bool print) {
   return arena;
 }
 
-/// The calls of `function` if `module` uses it only in func.call ops of
-/// single-block functions; none otherwise.
+/// The calls of `function` if `module` uses it only in func.call ops in
+/// single-block regions; none otherwise.
 std::optional<SmallVector<func::CallOp>> onlyCalls(func::FuncOp function,
                                                    ModuleOp module) {
   if (!function.isPrivate())
@@ -200,8 +202,7 @@ std::optional<SmallVector<func::CallOp>> onlyCalls(func::FuncOp function,
   SmallVector<func::CallOp> calls;
   for (const SymbolTable::SymbolUse &use : *uses) {
     auto call = dyn_cast<func::CallOp>(use.getUser());
-    if (!call || call->getBlock() != &call->getParentRegion()->front() ||
-        !call->getParentRegion()->hasOneBlock())
+    if (!call || !call->getParentRegion()->hasOneBlock())
       return std::nullopt;
     calls.push_back(call);
   }
@@ -214,12 +215,12 @@ std::optional<SmallVector<func::CallOp>> onlyCalls(func::FuncOp function,
 void liftArena(func::FuncOp function, memref::AllocOp arena,
                ArrayRef<func::CallOp> calls) {
   auto type = cast<MemRefType>(arena.getType());
-  for (Operation *user : llvm::make_early_inc_range(arena->getUsers()))
-    if (isa<memref::DeallocOp>(user))
-      user->erase();
   unsigned index = function.getNumArguments();
   if (failed(function.insertArgument(index, type, {}, arena.getLoc())))
     return;
+  for (Operation *user : llvm::make_early_inc_range(arena->getUsers()))
+    if (isa<memref::DeallocOp>(user))
+      user->erase();
   arena.getResult().replaceAllUsesWith(function.getArgument(index));
   arena.erase();
   for (func::CallOp call : calls) {
@@ -230,6 +231,7 @@ void liftArena(func::FuncOp function, memref::AllocOp arena,
     operands.push_back(scratch);
     auto replacement = func::CallOp::create(builder, call.getLoc(),
                                             function, operands);
+    replacement->setDiscardableAttrs(call->getDiscardableAttrDictionary());
     call.replaceAllUsesWith(replacement.getResults());
     call.erase();
     builder.setInsertionPointAfter(replacement);
@@ -261,12 +263,11 @@ struct TracePlanBuffersPass final
     for (auto function : module.getOps<func::FuncOp>())
       visit(function);
     for (func::FuncOp function : order) {
-      memref::AllocOp arena = planFunction(function, print);
-      if (!arena)
-        continue;
-      if (std::optional<SmallVector<func::CallOp>> calls =
-              onlyCalls(function, module);
-          calls && !calls->empty())
+      std::optional<SmallVector<func::CallOp>> calls =
+          onlyCalls(function, module);
+      bool lift = calls && !calls->empty();
+      memref::AllocOp arena = planFunction(function, print, lift ? 1 : 2);
+      if (arena && lift)
         liftArena(function, arena, *calls);
     }
   }

@@ -181,3 +181,32 @@ func.func @step(%x: memref<256xf32>, %y: memref<256xf32>, %z: memref<512xf32>) {
   memref.dealloc %u : memref<512xf32>
   return
 }
+
+// -----
+
+// A called function with one temporary hands it to the caller's plan too
+// (alone, it would keep its own allocation).
+// CHECK-LABEL: func.func private @one(
+// CHECK-SAME: %{{[^:]*}}: memref<256xf32>, %[[SCRATCH:[^:]*]]: memref<1024xi8>)
+// CHECK-NOT: memref.alloc
+// CHECK: memref.view %[[SCRATCH]]
+// CHECK-LABEL: func.func @calls_one(
+// CHECK: %[[ARENA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2048xi8>
+// CHECK: call @one(%{{.*}}, %{{.*}}) : (memref<256xf32>, memref<1024xi8>) -> ()
+// CHECK: call @one(%{{.*}}, %{{.*}}) : (memref<256xf32>, memref<1024xi8>) -> ()
+// CHECK: memref.dealloc %[[ARENA]]
+func.func private @one(%in: memref<256xf32>) {
+  %a = memref.alloc() : memref<256xf32>
+  "test.use"(%in, %a) : (memref<256xf32>, memref<256xf32>) -> ()
+  memref.dealloc %a : memref<256xf32>
+  return
+}
+func.func @calls_one(%x: memref<256xf32>) {
+  %t = memref.alloc() : memref<256xf32>
+  "test.use"(%t) : (memref<256xf32>) -> ()
+  call @one(%x) : (memref<256xf32>) -> ()
+  "test.use"(%t) : (memref<256xf32>) -> ()
+  memref.dealloc %t : memref<256xf32>
+  call @one(%x) : (memref<256xf32>) -> ()
+  return
+}

@@ -191,12 +191,14 @@ std::function<void()> takeLabel(RegionOp op) {
   return [op, label]() mutable { op.setNameAttr(label); };
 }
 
-/// True for a transpose of the last two dims only: the one
-/// trace-fold-transpose-into-matmul folds into a matmul operand.
+/// True for a transpose of the last two dims of a matrix or a batch of
+/// them: the one trace-fold-transpose-into-matmul folds into a matmul
+/// operand (a matmul of rank 4 or more reads a collapsed operand, which
+/// it does not fold).
 bool swapsLastTwo(trace::TransposeOp transpose) {
   ArrayRef<int64_t> perm = transpose.getPermutation();
   int64_t rank = perm.size();
-  if (rank < 2)
+  if (rank < 2 || rank > 3)
     return false;
   for (int64_t i = 0; i < rank; ++i) {
     int64_t expected = i < rank - 2 ? i : (i == rank - 2 ? rank - 1 : rank - 2);
