@@ -50,7 +50,8 @@ std::optional<StringRef> layerOf(Location loc) {
       size_t dot = path.find('.', end);
       StringRef part = path.slice(end, dot);
       end = dot == StringRef::npos ? path.size() : dot;
-      if (!part.empty() && llvm::all_of(part, [](char c) { return llvm::isDigit(c); })) {
+      if (!part.empty() &&
+          llvm::all_of(part, [](char c) { return llvm::isDigit(c); })) {
         layer = path.take_front(end);
         break;
       }
