@@ -27,33 +27,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
 sys.path.insert(0, os.path.join(ROOT, "python"))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import fixture_models  # noqa: E402
-import trace_mlir  # noqa: E402
-from checks import check, summary  # noqa: E402
-
-def batch(gen):
-    return (torch.randint(0, 64, (2, 16), generator=gen),
-            torch.randint(0, 64, (2, 16), generator=gen))
-
-
-def train(model, options, cache):
-    """Five AdamW steps; the losses, the gradients of each step, the
-    weights after, and the compiled module."""
-    step = trace_mlir.compile(model, batch(torch.Generator().manual_seed(1)),
-                              cache_dir=cache, options=options)
-    opt = torch.optim.AdamW(model.parameters(), lr=1e-2)
-    gen = torch.Generator().manual_seed(2)
-    torch.manual_seed(3)  # dropout seeds
-    losses, grads = [], []
-    for _ in range(5):
-        opt.zero_grad()
-        loss = step(*batch(gen))
-        loss.backward()
-        losses.append(loss.detach().clone())
-        grads.append({n: p.grad.clone() for n, p in model.named_parameters()})
-        opt.step()
-    return losses, grads, {n: p.detach().clone()
-                           for n, p in model.named_parameters()}, step
-
+from checks import batch, check, summary, train_adamw  # noqa: E402
 
 def library_json(cache):
     found = {}
@@ -83,8 +57,9 @@ def main():
     base = fixture_models.GPT(vocab=64, block_size=16, d_model=32, n_head=4,
                               n_layer=2, dropout=0.1, checkpoint=True)
     with tempfile.TemporaryDirectory() as cache:
-        donated = train(copy.deepcopy(base), (), cache)
-        kept = train(copy.deepcopy(base), ("--donate-saved=false",), cache)
+        donated = train_adamw(copy.deepcopy(base), (), cache)
+        kept = train_adamw(copy.deepcopy(base), ("--donate-saved=false",),
+                           cache)
         directions = sorted({s["direction"] for d in library_json(cache).values()
                              for f in d["functions"] for s in f["slots"]})
         check("one library donates, one keeps its saved values",

@@ -25,32 +25,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
 sys.path.insert(0, os.path.join(ROOT, "python"))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import fixture_models  # noqa: E402
-import trace_mlir  # noqa: E402
-from checks import check, summary  # noqa: E402
-
-
-def batch(gen):
-    return (torch.randint(0, 64, (2, 16), generator=gen),
-            torch.randint(0, 64, (2, 16), generator=gen))
-
-
-def train(model, options, cache):
-    """Five AdamW steps: the losses, each step's gradients, the weights."""
-    step = (trace_mlir.compile(model, batch(torch.Generator().manual_seed(1)),
-                               cache_dir=cache, options=options)
-            if options is not None else model)
-    opt = torch.optim.AdamW(model.parameters(), lr=1e-2)
-    gen = torch.Generator().manual_seed(2)
-    losses, grads = [], []
-    for _ in range(5):
-        opt.zero_grad()
-        loss = step(*batch(gen))
-        loss.backward()
-        losses.append(loss.detach().clone())
-        grads.append({n: p.grad.clone() for n, p in model.named_parameters()})
-        opt.step()
-    return losses, grads, {n: p.detach().clone()
-                           for n, p in model.named_parameters()}
+from checks import check, summary, train_adamw  # noqa: E402
 
 
 def layer_functions(directory):
@@ -76,10 +51,10 @@ def main():
     base.train()
     with tempfile.TemporaryDirectory() as outlined_cache, \
             tempfile.TemporaryDirectory() as inline_cache:
-        outlined = train(copy.deepcopy(base), (), outlined_cache)
-        inline = train(copy.deepcopy(base),
+        outlined = train_adamw(copy.deepcopy(base), (), outlined_cache)
+        inline = train_adamw(copy.deepcopy(base),
                        ("--pipeline=outline-repeats=0",), inline_cache)
-        eager = train(copy.deepcopy(base), None, None)
+        eager = train_adamw(copy.deepcopy(base), None, None)
         (defined, calls), = layer_functions(outlined_cache).values()
         check("the default library calls layer functions",
               defined >= 1 and calls > defined,
