@@ -146,9 +146,16 @@ func::FuncOp buildCandidate(Run &run, Block &block, StringRef name) {
   for (Value value : run.escaping)
     results.push_back(mapping.lookup(value));
   func::ReturnOp::create(builder, run.last->getLoc(), results);
-  // A layer's names differ from the next layer's; its computation does not.
+  // A layer's names differ from the next layer's, and so do the labels of
+  // its fusions (numbered through the function) and checkpoint regions
+  // (the layer's path); its computation does not. A shared body names no
+  // one layer.
   fn.walk([](Operation *op) {
     op->removeAttr(trace::TraceDialect::kNameAttrName);
+    if (auto fusion = dyn_cast<trace::FusionOp>(op))
+      fusion.removeNameAttr();
+    else if (auto region = dyn_cast<trace::CheckpointOp>(op))
+      region.removeNameAttr();
   });
   return fn;
 }
@@ -173,23 +180,12 @@ void replaceByCall(Run &run, func::FuncOp callee, Block &block,
     });
   }
   // Last to first, so each op's users are gone before it.
-  Block::iterator stop = run.first->getIterator();
-  for (Operation *op = run.last;;) {
-    Operation *previous =
-        op->getIterator() == stop ? nullptr : op->getPrevNode();
+  SmallVector<Operation *> ops;
+  for (Operation &op : llvm::make_range(run.first->getIterator(),
+                                        std::next(run.last->getIterator())))
+    ops.push_back(&op);
+  for (Operation *op : llvm::reverse(ops))
     op->erase();
-    if (!previous)
-      break;
-    op = previous;
-  }
-}
-
-/// Removes `op`'s label; the function returned puts it back.
-template <typename RegionOp>
-std::function<void()> takeLabel(RegionOp op) {
-  StringAttr label = op.getNameAttr();
-  op.removeNameAttr();
-  return [op, label]() mutable { op.setNameAttr(label); };
 }
 
 /// True for a transpose of the last two dims of a matrix or a batch of
@@ -270,22 +266,10 @@ struct TraceOutlineRepeatsPass final
       func::FuncOp fn = site.run->candidate;
       std::string name = fn.getSymName().str(), body;
       fn.setSymName("layer");
-      // So are the labels of fusions (numbered through the function) and
-      // of checkpoint regions (the layer's path); the shared function
-      // keeps its first run's.
-      SmallVector<std::function<void()>> restore;
-      fn.walk([&](Operation *op) {
-        if (auto fusion = dyn_cast<trace::FusionOp>(op))
-          restore.push_back(takeLabel(fusion));
-        else if (auto region = dyn_cast<trace::CheckpointOp>(op))
-          restore.push_back(takeLabel(region));
-      });
       {
         llvm::raw_string_ostream os(body);
         fn->print(os, trace::structuralPrintingFlags());
       }
-      for (std::function<void()> &put : restore)
-        put();
       fn.setSymName(name);
       auto &group = *byBody.try_emplace(body).first;
       group.getValue().push_back(site.run.get());

@@ -117,13 +117,14 @@ func.func @transposes(%x: tensor<4x8xf32>, %w0: tensor<8x8xf32>, %w1: tensor<8x8
 // -----
 
 // Checkpoint regions, a layer each: the region is the run (its nested ops
-// count), and the regions' labels, like the names, do not tell them apart.
+// count), and the regions' labels, like the names, do not tell them apart:
+// the shared body has none.
 
 // CHECK-LABEL: func.func @regions(
 // CHECK: call @[[R:regions.blocks.0]](
 // CHECK: call @[[R]](
 // CHECK: func.func private @[[R]](
-// CHECK: trace.checkpoint "blocks.0"
+// CHECK: trace.checkpoint ins(
 func.func @regions(%x: tensor<4xf32>) -> tensor<4xf32> {
   %r0 = trace.checkpoint "blocks.0" ins(%a = %x : tensor<4xf32>) -> tensor<4xf32> {
     %t = trace.tanh %a : tensor<4xf32>

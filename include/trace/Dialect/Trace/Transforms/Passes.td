@@ -328,7 +328,8 @@ def TraceOutlineRepeatsPass : Pass<"trace-outline-repeats", "ModuleOp"> {
     2. Candidates. Each run of at least `min-ops` ops is cloned into a
        function whose arguments are the values it reads from outside (in
        order of first use) and whose results are its values used after it.
-       `trace.name` attributes are dropped from the clone.
+       `trace.name` attributes and the labels of fusions and checkpoint
+       regions are dropped from the clone.
     3. Sharing. Candidates whose printed bodies are equal, in any function
        of the module, become one private function, and each of their runs
        becomes a `func.call` of it. The text decides, so only runs that are
