@@ -853,7 +853,12 @@ Value TensorBuilder::softmax(Value x, int64_t dim, bool log) {
   int64_t d = normalizeDim(dim, type.getRank());
   if (d < 0)
     return Value();
-  Value max = amax(x, {d}, /*keepdim=*/true);
+  // The shift by the row max only keeps exp in range: softmax does not
+  // depend on it, so its gradient is cut (as torch's softmax backward,
+  // y * (g - sum(y * g)), has no term for it). Through amax, autodiff
+  // would spend a mask, a count and two passes over the input on a term
+  // that sums to zero.
+  Value max = stopGradient(amax(x, {d}, /*keepdim=*/true));
   Value shifted = binary(Binary::Sub, x, max);
   Value e = unary(Unary::Exp, shifted);
   Value total = sum(e, {d}, /*keepdim=*/true);
