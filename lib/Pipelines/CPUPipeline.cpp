@@ -134,7 +134,9 @@ void trace::buildCPUPipeline(OpPassManager &pm,
   // grows with the distinct kernels, not with one function holding them all.
   if (options.outlineKernels && !options.gpuKernels)
     pm.addPass(trace::createTraceOutlineKernelsPass());
-  // Everything else to loops.
+  // Row reductions in vector registers; everything else to loops.
+  if (options.vectorizeReductions && !options.gpuKernels)
+    pm.addNestedPass<func::FuncOp>(trace::createTraceVectorizeReductionsPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   if (options.approximateMath)
     pm.addPass(trace::createTraceMathApproximationPass());
@@ -145,8 +147,12 @@ void trace::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
-  // The GPU kernels' vector loads and stores (gpu-kernels).
-  pm.addPass(createConvertVectorToLLVMPass());
+  // The GPU kernels' vector loads and stores (gpu-kernels), and the row
+  // reductions' (trace-vectorize-reductions), whose last step may add in
+  // any order: a tree, not one lane after another.
+  ConvertVectorToLLVMPassOptions vectorToLLVM;
+  vectorToLLVM.reassociateFPReductions = true;
+  pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createArithToLLVMConversionPass());

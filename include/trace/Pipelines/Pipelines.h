@@ -107,6 +107,11 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("Use vectorizable polynomial approximations of f32 "
                      "transcendental functions instead of libm"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> vectorizeReductions{
+      *this, "vectorize-reductions",
+      llvm::cl::desc("Reduce rows in vector registers, summed in another "
+                     "order than in-order loops (trace-vectorize-reductions)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> planBuffers{
       *this, "plan-buffers",
       llvm::cl::desc("Place each function's temporaries in one arena by "

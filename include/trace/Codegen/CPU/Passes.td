@@ -1,7 +1,7 @@
 //===- Passes.td - passes of the CPU backend ---------------*- tablegen -*-===//
 //
-// The CPU backend's own steps: vectorizable math, and GPU kernels run as
-// loops (a check of the GPU lowering without a GPU).
+// The CPU backend's own steps: vectorizable math and reductions, and GPU
+// kernels run as loops (a check of the GPU lowering without a GPU).
 //
 //===----------------------------------------------------------------------===//
 
@@ -83,6 +83,37 @@ def TraceOutlineKernelsPass : Pass<"trace-outline-kernels", "ModuleOp"> {
            "Let nests with identical bodies share one kernel">,
   ];
   let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
+def TraceVectorizeReductionsPass : Pass<"trace-vectorize-reductions"> {
+  let summary = "Reduce the trailing, contiguous dims of a linalg.reduce in vector registers";
+  let description = [{
+    `convert-linalg-to-loops` lowers a reduction to a loop that loads and
+    stores its accumulator in the output buffer at every element, and adds
+    in order: LLVM can neither keep the accumulator in a register (the
+    output may alias the input, as far as it knows) nor vectorize the
+    additions (floating-point addition is not associative). A row sum of
+    softmax then runs one scalar add, store and load per element.
+
+    This pass rewrites a `linalg.reduce` on buffers whose reduced dims are
+    the input's trailing dims (each output element reduces one contiguous
+    row) and whose body is one combining op (`arith.addf`, `mulf`,
+    `maximumf`, `minimumf`, `maxnumf`, `minnumf`, or an integer add, mul,
+    min, max, and, or, xor): per row, a vector accumulator of one
+    register's width (512 bits) is folded over the row, then reduced to
+    one element with `vector.reduction`, the output's old value its start,
+    then any remainder is folded in order. Rows shorter than a register,
+    dynamic shapes, strided layouts and other bodies are left to the loops.
+
+    Floating-point sums are then summed in another order than the loops'
+    (lanes, then a tree when `convert-vector-to-llvm` reassociates), as
+    PyTorch's vectorized kernels and XLA's CPU backend do: results differ in
+    rounding, not in value. Integer and min/max results are exact.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 #endif // TRACE_CODEGEN_CPU_PASSES_TD

@@ -1,0 +1,212 @@
+//===- TraceVectorizeReductions.cpp - row reductions in vector registers --===//
+//
+// A linalg.reduce over the trailing dims of a contiguous buffer becomes, per
+// output element, a loop of register-wide vector combines over its row, one
+// vector.reduction, and the remainder in order. Upstream's linalg
+// vectorizer would need tiling first and reads the whole row as one vector
+// (a 256-lane vector for a 256-wide softmax row); this is the few ops that
+// case needs. See Passes.td for what is and is not rewritten.
+//
+//===----------------------------------------------------------------------===//
+
+#include "trace/Codegen/CPU/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <optional>
+
+#define DEBUG_TYPE "trace-vectorize-reductions"
+
+namespace mlir::trace {
+#define GEN_PASS_DEF_TRACEVECTORIZEREDUCTIONSPASS
+#include "trace/Codegen/CPU/Passes.h.inc"
+} // namespace mlir::trace
+
+using namespace mlir;
+
+namespace {
+
+/// Bits of one vector register the accumulator fills (AVX-512; on a
+/// narrower machine LLVM splits it).
+constexpr int64_t kRegisterBits = 512;
+
+/// The vector.reduction kind of a combining op, if it is one.
+std::optional<vector::CombiningKind> combiningKind(Operation *op) {
+  using K = vector::CombiningKind;
+  return llvm::TypeSwitch<Operation *, std::optional<K>>(op)
+      .Case<arith::AddFOp, arith::AddIOp>([](auto) { return K::ADD; })
+      .Case<arith::MulFOp, arith::MulIOp>([](auto) { return K::MUL; })
+      .Case([](arith::MaximumFOp) { return K::MAXIMUMF; })
+      .Case([](arith::MinimumFOp) { return K::MINIMUMF; })
+      .Case([](arith::MaxNumFOp) { return K::MAXNUMF; })
+      .Case([](arith::MinNumFOp) { return K::MINNUMF; })
+      .Case([](arith::MaxSIOp) { return K::MAXSI; })
+      .Case([](arith::MinSIOp) { return K::MINSI; })
+      .Case([](arith::MaxUIOp) { return K::MAXUI; })
+      .Case([](arith::MinUIOp) { return K::MINUI; })
+      .Case([](arith::AndIOp) { return K::AND; })
+      .Case([](arith::OrIOp) { return K::OR; })
+      .Case([](arith::XOrIOp) { return K::XOR; })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+/// The body's one combining op, read as combine(element, accumulator) in
+/// either operand order; null if the body is anything else.
+Operation *getCombiner(linalg::ReduceOp op) {
+  Block &body = op.getCombiner().front();
+  if (body.getNumArguments() != 2 || !llvm::hasSingleElement(
+                                         body.without_terminator()))
+    return nullptr;
+  Operation *combiner = &body.front();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  if (combiner->getNumOperands() != 2 || combiner->getNumResults() != 1 ||
+      yield.getNumOperands() != 1 ||
+      yield.getOperand(0) != combiner->getResult(0) ||
+      !combiningKind(combiner))
+    return nullptr;
+  Value a = combiner->getOperand(0), b = combiner->getOperand(1);
+  if (!((a == body.getArgument(0) && b == body.getArgument(1)) ||
+        (a == body.getArgument(1) && b == body.getArgument(0))))
+    return nullptr;
+  return combiner;
+}
+
+/// A copy of `combiner` on `acc` and `element` (either scalars or vectors:
+/// every combining op is elementwise on vectors).
+Value combine(OpBuilder &b, Location loc, Operation *combiner, Value acc,
+              Value element) {
+  OperationState state(loc, combiner->getName());
+  state.addOperands({acc, element});
+  state.addTypes(acc.getType());
+  state.addAttributes(combiner->getAttrs());
+  return b.create(state)->getResult(0);
+}
+
+struct VectorizeTrailingReduce final : OpRewritePattern<linalg::ReduceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::ReduceOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureBufferSemantics() || op.getInputs().size() != 1 ||
+        op.getInits().size() != 1)
+      return rewriter.notifyMatchFailure(op, "not one buffer in, one out");
+    auto in = dyn_cast<MemRefType>(op.getInputs()[0].getType());
+    auto out = dyn_cast<MemRefType>(op.getInits()[0].getType());
+    if (!in || !out || !in.hasStaticShape() || !out.hasStaticShape() ||
+        !in.getLayout().isIdentity() || !out.getLayout().isIdentity())
+      return rewriter.notifyMatchFailure(op, "not static and contiguous");
+    Type element = in.getElementType();
+    if (!element.isIntOrFloat())
+      return rewriter.notifyMatchFailure(op, "element type");
+    unsigned bits = element.getIntOrFloatBitWidth();
+    if (bits < 8 || kRegisterBits % bits != 0)
+      return rewriter.notifyMatchFailure(op, "element type");
+    int64_t rank = in.getRank();
+    ArrayRef<int64_t> dims = op.getDimensions();
+    int64_t kept = rank - static_cast<int64_t>(dims.size());
+    for (auto [i, dim] : llvm::enumerate(dims))
+      if (dim != kept + static_cast<int64_t>(i))
+        return rewriter.notifyMatchFailure(op, "reduces a leading dim");
+    Operation *combiner = getCombiner(op);
+    if (!combiner)
+      return rewriter.notifyMatchFailure(op, "body is not one combine");
+
+    ArrayRef<int64_t> shape = in.getShape();
+    int64_t rows = 1, row = 1;
+    for (int64_t i = 0; i < rank; ++i)
+      (i < kept ? rows : row) *= shape[i];
+    int64_t width = kRegisterBits / bits;
+    if (row < width || rows == 0)
+      return rewriter.notifyMatchFailure(op, "rows shorter than a register");
+
+    // The input as [rows, row] and the output as [rows]; a full reduction
+    // (no kept dims) reads one row into a 0-d output.
+    Location loc = op.getLoc();
+    Value input = op.getInputs()[0], output = op.getInits()[0];
+    SmallVector<ReassociationIndices> inGroups(2);
+    for (int64_t i = 0; i < rank; ++i)
+      inGroups[i < kept ? 0 : 1].push_back(i);
+    if (kept == 0)
+      inGroups.erase(inGroups.begin());
+    Value rowsView =
+        memref::CollapseShapeOp::create(rewriter, loc, input, inGroups);
+    if (kept > 1) {
+      ReassociationIndices all;
+      for (int64_t i = 0; i < kept; ++i)
+        all.push_back(i);
+      output = memref::CollapseShapeOp::create(
+          rewriter, loc, output, SmallVector<ReassociationIndices>{all});
+    }
+
+    auto index = [&](int64_t v) {
+      return arith::ConstantIndexOp::create(rewriter, loc, v).getResult();
+    };
+    auto vectorType = VectorType::get({width}, element);
+    int64_t main = row / width * width;
+    Value zero = index(0);
+    auto reduceRow = [&](OpBuilder &b, Location loc, ValueRange rowIndex) {
+      auto at = [&](Value column) {
+        SmallVector<Value> indices(rowIndex);
+        indices.push_back(column);
+        return indices;
+      };
+      Value first =
+          vector::LoadOp::create(b, loc, vectorType, rowsView, at(zero));
+      auto lanes = scf::ForOp::create(
+          b, loc, index(width), index(main), index(width), ValueRange{first},
+          [&](OpBuilder &b, Location loc, Value column, ValueRange acc) {
+            Value next =
+                vector::LoadOp::create(b, loc, vectorType, rowsView, at(column));
+            scf::YieldOp::create(
+                b, loc, combine(b, loc, combiner, acc.front(), next));
+          });
+      Value start = memref::LoadOp::create(b, loc, output, rowIndex);
+      Value total = vector::ReductionOp::create(
+          b, loc, *combiningKind(combiner), lanes.getResult(0), start);
+      if (main != row) {
+        auto tail = scf::ForOp::create(
+            b, loc, index(main), index(row), index(1), ValueRange{total},
+            [&](OpBuilder &b, Location loc, Value column, ValueRange acc) {
+              Value next =
+                  memref::LoadOp::create(b, loc, rowsView, at(column));
+              scf::YieldOp::create(
+                  b, loc, combine(b, loc, combiner, acc.front(), next));
+            });
+        total = tail.getResult(0);
+      }
+      memref::StoreOp::create(b, loc, total, output, rowIndex);
+    };
+    if (kept == 0) {
+      reduceRow(rewriter, loc, ValueRange{});
+    } else {
+      scf::ForOp::create(rewriter, loc, zero, index(rows), index(1),
+                         ValueRange{},
+                         [&](OpBuilder &b, Location loc, Value r, ValueRange) {
+                           reduceRow(b, loc, ValueRange{r});
+                           scf::YieldOp::create(b, loc);
+                         });
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct TraceVectorizeReductionsPass final
+    : trace::impl::TraceVectorizeReductionsPassBase<
+          TraceVectorizeReductionsPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<VectorizeTrailingReduce>(&getContext());
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace
