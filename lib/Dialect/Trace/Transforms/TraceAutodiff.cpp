@@ -114,6 +114,100 @@ void markCheckpointed(func::FuncOp func) {
   });
 }
 
+/// Whether `value` is a trace.full of zeros.
+bool isZeros(Value value) {
+  auto full = value.getDefiningOp<FullOp>();
+  auto attr = full ? dyn_cast<FloatAttr>(full.getValue()) : FloatAttr();
+  return attr && attr.getValue().isZero();
+}
+
+/// One input of a concatenation: where it starts along the dim, its size
+/// there, and its value (null for zeros).
+struct Piece {
+  int64_t start, size;
+  Value value;
+};
+
+SmallVector<Piece> getPieces(ConcatenateOp concat) {
+  SmallVector<Piece> pieces;
+  int64_t at = 0;
+  for (Value input : concat.getInputs()) {
+    int64_t size = cast<RankedTensorType>(input.getType())
+                       .getDimSize(concat.getDimension());
+    pieces.push_back({at, size, isZeros(input) ? Value() : input});
+    at += size;
+  }
+  return pieces;
+}
+
+/// The sum of two concatenations along one dim, piece by piece: zeros take
+/// the other's piece as it is, and two valued pieces must cover the same
+/// span. A slice's cotangent is the slice's gradient between zeros, so the
+/// gradient of a projection sliced into q, k and v becomes one
+/// concatenation of theirs, not three buffers of mostly zeros added
+/// together (and bit for bit the same: x + 0 is x). Null where the pieces
+/// do not line up.
+Value sumConcatenations(OpBuilder &b, Location loc, Value x, Value y) {
+  auto cx = x.getDefiningOp<ConcatenateOp>();
+  auto cy = y.getDefiningOp<ConcatenateOp>();
+  if (!cx || !cy || cx.getDimension() != cy.getDimension() ||
+      cx.getType() != cy.getType())
+    return {};
+  int64_t dim = cx.getDimension();
+  SmallVector<Piece> px = getPieces(cx), py = getPieces(cy);
+  auto valuedIn = [](ArrayRef<Piece> pieces, int64_t from, int64_t to) {
+    return llvm::any_of(pieces, [&](const Piece &p) {
+      return p.value && p.start < to && from < p.start + p.size;
+    });
+  };
+  int64_t total = cx.getType().getDimSize(dim);
+  SmallVector<Piece> sum;
+  size_t i = 0, j = 0;
+  for (int64_t at = 0; at < total;) {
+    while (px[i].start + px[i].size <= at)
+      ++i;
+    while (py[j].start + py[j].size <= at)
+      ++j;
+    const Piece &a = px[i], &c = py[j];
+    if (a.value && c.value) {
+      if (a.start != at || c.start != at || a.size != c.size)
+        return {};
+      sum.push_back({at, a.size, AddOp::create(b, loc, a.value, c.value)});
+      at += a.size;
+    } else if (a.value || c.value) {
+      const Piece &valued = a.value ? a : c;
+      if (valued.start != at ||
+          valuedIn(a.value ? py : px, at, at + valued.size))
+        return {};
+      sum.push_back(valued);
+      at += valued.size;
+    } else {
+      int64_t end = std::min(a.start + a.size, c.start + c.size);
+      if (!sum.empty() && !sum.back().value)
+        sum.back().size += end - at;
+      else
+        sum.push_back({at, end - at, Value()});
+      at = end;
+    }
+  }
+  if (sum.size() == 1 && sum.front().value)
+    return sum.front().value;
+  RankedTensorType type = cx.getType();
+  SmallVector<Value> parts;
+  for (const Piece &piece : sum) {
+    if (piece.value) {
+      parts.push_back(piece.value);
+      continue;
+    }
+    auto shape = llvm::to_vector(type.getShape());
+    shape[dim] = piece.size;
+    parts.push_back(FullOp::create(
+        b, loc, type.clone(shape),
+        b.getFloatAttr(type.getElementType(), 0.0)));
+  }
+  return ConcatenateOp::create(b, loc, parts, dim);
+}
+
 /// Cotangents per value, summed as they arrive.
 class Cotangents {
 public:
@@ -123,8 +217,33 @@ public:
     if (!cotangent || !isFloatTensor(value.getType()))
       return;
     auto [it, inserted] = map.try_emplace(value, cotangent);
-    if (!inserted)
-      it->second = AddOp::create(builder, loc, it->second, cotangent);
+    if (inserted)
+      return;
+    Value old = it->second;
+    if (Value sum = sumConcatenations(builder, loc, old, cotangent)) {
+      it->second = sum;
+      eraseIfDead(old);
+      eraseIfDead(cotangent);
+      return;
+    }
+    it->second = AddOp::create(builder, loc, old, cotangent);
+  }
+
+  /// Erases `value`'s producer, then its operands' producers, while nothing
+  /// reads them and no value holds them as its cotangent (a VJP may hand
+  /// one cotangent to several operands): the pieces of two concatenations
+  /// summed into one.
+  void eraseIfDead(Value value) {
+    Operation *op = value.getDefiningOp();
+    if (!op || !op->use_empty() || !isMemoryEffectFree(op) ||
+        llvm::any_of(map, [&](auto &entry) {
+          return entry.second.getDefiningOp() == op;
+        }))
+      return;
+    llvm::SetVector<Value> operands(op->operand_begin(), op->operand_end());
+    op->erase();
+    for (Value operand : operands)
+      eraseIfDead(operand);
   }
   Value lookup(Value value) const { return map.lookup(value); }
 

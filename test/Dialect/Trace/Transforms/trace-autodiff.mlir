@@ -83,3 +83,41 @@ func.func @running_stats(%x: tensor<4x3xf32> {trace.name = "x"},
   %l = trace.reduce_sum %sq dims = [0, 1] : tensor<4x3xf32> -> tensor<f32>
   return %l, %u : tensor<f32>, tensor<3xf32>
 }
+
+// -----
+
+// A projection sliced into three (q, k and v): each slice's cotangent is its
+// gradient between zeros, and the sum of the three is one concatenation of
+// the gradients, with no zeros left and nothing added. A fourth slice that
+// overlaps two of them cannot be lined up, so its cotangent is added.
+// CHECK-LABEL: func.func @forward_grad(
+// CHECK: trace.forward_end
+// CHECK-NOT: trace.full
+// CHECK-NOT: trace.add
+// CHECK: %[[QKV:.*]] = trace.concatenate %{{.*}}, %{{.*}}, %{{.*}} dim = 1 : (tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x6xf32>
+// CHECK-NEXT: return %{{.*}}, %[[QKV]]
+func.func @forward(%x: tensor<2x6xf32>) -> (tensor<2x2xf32>) {
+  %q = trace.slice %x [0:2, 0:2] : tensor<2x6xf32> -> tensor<2x2xf32>
+  %k = trace.slice %x [0:2, 2:4] : tensor<2x6xf32> -> tensor<2x2xf32>
+  %v = trace.slice %x [0:2, 4:6] : tensor<2x6xf32> -> tensor<2x2xf32>
+  %qk = trace.mul %q, %k : tensor<2x2xf32>
+  %r = trace.mul %qk, %v : tensor<2x2xf32>
+  return %r : tensor<2x2xf32>
+}
+
+// -----
+
+// Cotangents arrive in reverse: m's and b's line up (zeros between them);
+// a's overlaps m's.
+// CHECK-LABEL: func.func @forward_grad(
+// CHECK: %[[MB:.*]] = trace.concatenate %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} dim = 1 : (tensor<2x1xf32>, tensor<2x2xf32>, tensor<2x1xf32>, tensor<2x2xf32>) -> tensor<2x6xf32>
+// CHECK: %[[A:.*]] = trace.concatenate %{{.*}}, %{{.*}} dim = 1 : (tensor<2x2xf32>, tensor<2x4xf32>) -> tensor<2x6xf32>
+// CHECK: trace.add %[[MB]], %[[A]] : tensor<2x6xf32>
+func.func @forward(%x: tensor<2x6xf32>) -> (tensor<2x2xf32>) {
+  %a = trace.slice %x [0:2, 0:2] : tensor<2x6xf32> -> tensor<2x2xf32>
+  %b = trace.slice %x [0:2, 4:6] : tensor<2x6xf32> -> tensor<2x2xf32>
+  %m = trace.slice %x [0:2, 1:3] : tensor<2x6xf32> -> tensor<2x2xf32>
+  %ab = trace.mul %a, %b : tensor<2x2xf32>
+  %r = trace.mul %ab, %m : tensor<2x2xf32>
+  return %r : tensor<2x2xf32>
+}
