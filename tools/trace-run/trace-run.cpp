@@ -61,6 +61,11 @@ static cl::opt<bool> libmMath(
     cl::desc("Call libm for f32 transcendental functions instead of "
              "vectorizable polynomial approximations"),
     cl::cat(category));
+static cl::opt<bool> orderedReductions(
+    "ordered-reductions",
+    cl::desc("Reduce one element after another, as the loops do, instead "
+             "of in vector registers (trace-vectorize-reductions)"),
+    cl::cat(category));
 static cl::opt<bool> gpuKernels(
     "gpu-kernels",
     cl::desc("Form the kernels trace-gpu-pipeline would launch and run each "
@@ -110,6 +115,7 @@ int main(int argc, char **argv) {
   options.repeat = repeat;
   options.blas = !noBlas;
   options.approximateMath = !libmMath;
+  options.vectorizeReductions = !orderedReductions;
   options.gpuKernels = gpuKernels;
   options.gpuMaxBlocks = gpuMaxBlocks;
   options.convolutions = convolutions;

@@ -150,7 +150,10 @@ struct VectorizeTrailingReduce final : OpRewritePattern<linalg::ReduceOp> {
     };
     auto vectorType = VectorType::get({width}, element);
     int64_t main = row / width * width;
-    Value zero = index(0);
+    // Built before the loops, in this order: an op's arguments are evaluated
+    // in no fixed order.
+    Value zero = index(0), one = index(1), step = index(width),
+          mainEnd = index(main), rowEnd = index(row), rowCount = index(rows);
     auto reduceRow = [&](OpBuilder &b, Location loc, ValueRange rowIndex) {
       auto at = [&](Value column) {
         SmallVector<Value> indices(rowIndex);
@@ -160,7 +163,7 @@ struct VectorizeTrailingReduce final : OpRewritePattern<linalg::ReduceOp> {
       Value first =
           vector::LoadOp::create(b, loc, vectorType, rowsView, at(zero));
       auto lanes = scf::ForOp::create(
-          b, loc, index(width), index(main), index(width), ValueRange{first},
+          b, loc, step, mainEnd, step, ValueRange{first},
           [&](OpBuilder &b, Location loc, Value column, ValueRange acc) {
             Value next =
                 vector::LoadOp::create(b, loc, vectorType, rowsView, at(column));
@@ -172,7 +175,7 @@ struct VectorizeTrailingReduce final : OpRewritePattern<linalg::ReduceOp> {
           b, loc, *combiningKind(combiner), lanes.getResult(0), start);
       if (main != row) {
         auto tail = scf::ForOp::create(
-            b, loc, index(main), index(row), index(1), ValueRange{total},
+            b, loc, mainEnd, rowEnd, one, ValueRange{total},
             [&](OpBuilder &b, Location loc, Value column, ValueRange acc) {
               Value next =
                   memref::LoadOp::create(b, loc, rowsView, at(column));
@@ -186,8 +189,7 @@ struct VectorizeTrailingReduce final : OpRewritePattern<linalg::ReduceOp> {
     if (kept == 0) {
       reduceRow(rewriter, loc, ValueRange{});
     } else {
-      scf::ForOp::create(rewriter, loc, zero, index(rows), index(1),
-                         ValueRange{},
+      scf::ForOp::create(rewriter, loc, zero, rowCount, one, ValueRange{},
                          [&](OpBuilder &b, Location loc, Value r, ValueRange) {
                            reduceRow(b, loc, ValueRange{r});
                            scf::YieldOp::create(b, loc);

@@ -542,6 +542,7 @@ int mlir::trace::runTraceFunction(const TraceRunOptions &options) {
   CPUPipelineOptions pipelineOptions;
   pipelineOptions.blas = options.blas;
   pipelineOptions.approximateMath = options.approximateMath;
+  pipelineOptions.vectorizeReductions = options.vectorizeReductions;
   pipelineOptions.gpuKernels = options.gpuKernels;
   pipelineOptions.gpuMaxBlocks = options.gpuMaxBlocks;
   pipelineOptions.convolutions = options.convolutions;

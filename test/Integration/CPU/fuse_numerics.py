@@ -13,7 +13,11 @@ each function named by `--entry`:
   `trace-to-linalg{keep-fusions}` then `trace-lower-fusions` (each fusion
   made one linalg.generic: multi-output ops, reshapes moved, fills folded
   into reductions), then trace-run's CPU pipeline on that linalg. The
-  linalg carries no value names, so arguments and results go by position;
+  linalg carries no value names, so arguments and results go by position.
+  A reduction fused into a generic is summed in order, where the CPU
+  pipeline sums a plain linalg.reduce in vector registers
+  (trace-vectorize-reductions), so this form and its reference both run
+  with `--ordered-reductions`;
 * with `--gpu-kernels`: the fused function through `trace-run
   --gpu-kernels`, the kernels trace-gpu-pipeline forms, each run as loops
   over its blocks and threads. Block reductions add in another order, so
@@ -136,16 +140,21 @@ def main():
         worst = compare(f"@{entry} fused", {n: os.path.join(out, n + ".npy")
                                             for n in result_names}, outputs)
 
+        ordered = os.path.join(e, "ref-ordered")
+        run([args.trace_run, os.path.join(e, "unfused.mlir"), f"--entry={entry}",
+             "--quiet", "--ordered-reductions", f"--out-dir={ordered}",
+             *[f"--arg={n}={p}" for n, p in inputs.items()]])
         kernels = os.path.join(e, "kernels.mlir")
         run([args.trace_opt, fused_entry, "--trace-to-linalg=keep-fusions",
              "--trace-lower-fusions", "-o", kernels])
         out = os.path.join(e, "kernels")
-        run([args.trace_run, kernels, f"--entry={entry}", "--quiet", f"--out-dir={out}",
+        run([args.trace_run, kernels, f"--entry={entry}", "--quiet",
+             "--ordered-reductions", f"--out-dir={out}",
              *[f"--arg=arg{i}={inputs[n]}" for i, n in enumerate(arg_names)]])
         worst = max(worst, compare(
             f"@{entry} kernels",
             {n: os.path.join(out, f"result{i}.npy") for i, n in enumerate(result_names)},
-            outputs))
+            {n: os.path.join(ordered, n + ".npy") for n in result_names}))
 
         how = "exactly" if worst == 0 else f"within tolerance (worst {worst:.2g} of it)"
         print(f"@{entry}: {loops} loop and {reductions} input fusions; "

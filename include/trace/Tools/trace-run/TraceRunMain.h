@@ -33,7 +33,8 @@ struct TraceRunOptions {
   /// Runs this many more times and prints the median time.
   unsigned repeat = 0;
   /// trace-cpu-pipeline's options.
-  bool blas = true, approximateMath = true, gpuKernels = false;
+  bool blas = true, approximateMath = true, vectorizeReductions = true,
+       gpuKernels = false;
   int64_t gpuMaxBlocks = 4096;
   std::string convolutions = "auto";
   /// trace-training-step's options when the training step runs first.
