@@ -3,6 +3,7 @@
 #include "trace/Codegen/Common/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -18,12 +19,13 @@ using namespace mlir;
 
 namespace {
 
-/// The source of `value` if it is a linalg.transpose swapping exactly the
-/// last two of `rank` dims.
-Value transposeSource(Value value, int64_t rank) {
+/// The input of `value`'s producer if it is a linalg.transpose swapping
+/// exactly the last two of its dims.
+Value swappedInput(Value value) {
   auto transpose = value.getDefiningOp<linalg::TransposeOp>();
   if (!transpose)
     return {};
+  int64_t rank = transpose.getPermutation().size();
   SmallVector<int64_t> swapLast;
   for (int64_t i = 0; i < rank; ++i)
     swapLast.push_back(i);
@@ -31,6 +33,32 @@ Value transposeSource(Value value, int64_t rank) {
   if (transpose.getPermutation() != ArrayRef<int64_t>(swapLast))
     return {};
   return transpose.getInput();
+}
+
+/// A value whose last two of `rank` dims `value` swaps: the input of a
+/// transpose of the last two dims, or, for a transpose of a higher rank
+/// whose leading (batch) dims a collapse_shape then merges, as a 4-D
+/// attention matmul's [B, H, T, T] operand becomes [B * H, T, T], the same
+/// collapse of the transpose's input (created before `op`).
+Value transposeSource(PatternRewriter &rewriter, Operation *op, Value value,
+                      int64_t rank) {
+  if (rank < 2)
+    return {};
+  auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>();
+  if (!collapse)
+    return swappedInput(value);
+  SmallVector<ReassociationIndices> groups =
+      collapse.getReassociationIndices();
+  if (static_cast<int64_t>(groups.size()) != rank ||
+      groups[rank - 1].size() != 1 || groups[rank - 2].size() != 1)
+    return {};
+  Value input = swappedInput(collapse.getSrc());
+  if (!input)
+    return {};
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
+  return tensor::CollapseShapeOp::create(rewriter, collapse.getLoc(), input,
+                                         groups);
 }
 
 /// Swaps the last two results of an indexing map.
@@ -57,7 +85,7 @@ struct FoldTransposeIntoMatmul : OpRewritePattern<MatmulOpT> {
       // swapped meaningfully; the default and already-swapped maps are.
       if (!maps[i].isProjectedPermutation())
         continue;
-      if (Value source = transposeSource(inputs[i], rank)) {
+      if (Value source = transposeSource(rewriter, op, inputs[i], rank)) {
         inputs[i] = source;
         maps[i] = swapLastResults(maps[i]);
         changed = true;
