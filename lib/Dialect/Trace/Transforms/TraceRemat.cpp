@@ -42,6 +42,7 @@ namespace {
 struct RematPolicy {
   bool saveMatmuls = true;
   int64_t maxRecomputeReduction = 4096;
+  int64_t maxRecomputeContraction = 64;
   llvm::StringSet<> saveNames;
 
   /// Fills `node`'s constraints for `op`, or fails with an error at `op`.
@@ -114,9 +115,17 @@ struct RematPolicy {
 
   /// Work the plain cut does not redo: matmuls and convolutions (O(n^3)
   /// for O(n^2) bytes) and reductions of many elements into each output
-  /// element.
+  /// element. A matmul over a short contraction (attention's scores, over
+  /// a head's width) is O(K) per output element, and its output outweighs
+  /// its operands: it is redone like elementwise work.
   bool isExpensive(Operation *op) const {
-    if (isa<MatmulOp, ConvolutionOp>(op))
+    if (auto matmul = dyn_cast<MatmulOp>(op)) {
+      auto lhs = cast<RankedTensorType>(matmul.getLhs().getType());
+      int64_t k = lhs.getRank() == 0 ? 1 : lhs.getShape().back();
+      return saveMatmuls &&
+             (ShapedType::isDynamic(k) || k > maxRecomputeContraction);
+    }
+    if (isa<ConvolutionOp>(op))
       return saveMatmuls;
     if (op->hasTrait<trace::OpTrait::ReductionOp>() &&
         op->getNumOperands() > 0 && op->getNumResults() > 0) {
@@ -192,6 +201,7 @@ struct TraceRematPass final : trace::impl::TraceRematPassBase<TraceRematPass> {
     RematPolicy policy;
     policy.saveMatmuls = saveMatmuls;
     policy.maxRecomputeReduction = maxRecomputeReduction;
+    policy.maxRecomputeContraction = maxRecomputeContraction;
     for (const std::string &name : saveNames)
       policy.saveNames.insert(name);
 

@@ -1,11 +1,13 @@
 // trace-remat under a memory budget: a fraction of what the plain cut
 // saves (0 = only arguments) or a byte count; what else is recomputed is
-// chosen for the fewest extra FLOPs; `report` gives the figures.
-// RUN: trace-opt %s -split-input-file -trace-autodiff -trace-remat="budget=0" | FileCheck %s --check-prefix=ZERO
-// RUN: trace-opt %s -split-input-file -trace-autodiff -trace-remat="budget=1" | FileCheck %s --check-prefix=ONE
-// RUN: trace-opt %s -split-input-file -trace-autodiff -trace-remat="budget=300" | FileCheck %s --check-prefix=ABS
-// RUN: trace-opt %s -split-input-file -trace-autodiff -trace-remat="budget=0.3KB" | FileCheck %s --check-prefix=ABS
-// RUN: trace-opt %s -split-input-file -trace-autodiff -trace-remat="report budget=0.5" --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
+// chosen for the fewest extra FLOPs; `report` gives the figures. The
+// matmuls contract over 8 and 16 elements, which the plain cut would
+// recompute: max-recompute-contraction=0 keeps them saved here.
+// RUN: trace-opt %s -split-input-file -trace-autodiff -trace-remat="max-recompute-contraction=0 budget=0" | FileCheck %s --check-prefix=ZERO
+// RUN: trace-opt %s -split-input-file -trace-autodiff -trace-remat="max-recompute-contraction=0 budget=1" | FileCheck %s --check-prefix=ONE
+// RUN: trace-opt %s -split-input-file -trace-autodiff -trace-remat="max-recompute-contraction=0 budget=300" | FileCheck %s --check-prefix=ABS
+// RUN: trace-opt %s -split-input-file -trace-autodiff -trace-remat="max-recompute-contraction=0 budget=0.3KB" | FileCheck %s --check-prefix=ABS
+// RUN: trace-opt %s -split-input-file -trace-autodiff -trace-remat="report max-recompute-contraction=0 budget=0.5" --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
 
 // Two layers. The plain cut saves t1 and t2 (512 bytes).
 // budget=1 is the plain cut.

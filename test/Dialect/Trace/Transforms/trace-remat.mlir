@@ -2,9 +2,13 @@
 // `saved.*` results) and what @f_bwd recomputes (ops tagged
 // trace.recomputed), under the cost rules, checkpoint regions, per-op
 // policies and save-names. Budgets: trace-remat-budget.mlir; errors:
-// trace-remat-errors.mlir.
-// RUN: trace-opt %s -split-input-file -trace-autodiff -trace-remat | FileCheck %s
-// RUN: trace-opt %s -split-input-file -trace-autodiff -trace-remat="save-names=b" | FileCheck %s --check-prefix=NAMES
+// trace-remat-errors.mlir. The cases are small, so their matmuls contract
+// over a few elements, which the plain cut would recompute: most runs turn
+// that rule off (max-recompute-contraction=0) to test the others; SHORT
+// tests it.
+// RUN: trace-opt %s -split-input-file -trace-autodiff -trace-remat="max-recompute-contraction=0" | FileCheck %s
+// RUN: trace-opt %s -split-input-file -trace-autodiff -trace-remat="save-names=b max-recompute-contraction=0" | FileCheck %s --check-prefix=NAMES
+// RUN: trace-opt %s -split-input-file -trace-autodiff -trace-remat | FileCheck %s --check-prefix=SHORT
 // RUN: trace-opt %s -split-input-file -trace-autodiff -trace-remat="save-matmuls=false" | FileCheck %s --check-prefix=NOMM
 
 // A chain of elementwise ops after a matmul: the matmul's output (which the
@@ -219,4 +223,26 @@ func.func @region_remat(%x: tensor<4x8xf32> {trace.name = "x"}, %w: tensor<8x16x
   } attributes {trace.remat = "must_save"}
   %o = trace.sin %r {trace.name = "out"} : tensor<4x16xf32>
   return %o : tensor<4x16xf32>
+}
+
+// -----
+
+// A matmul over a short contraction (attention's scores, K = 4 here) is
+// recomputed like elementwise work; one over a long one (K = 128) is not:
+// the plain cut saves tanh's output (its gradient reads it) and rebuilds
+// the scores from the arguments.
+// SHORT-LABEL: func.func @contraction_fwd(
+// SHORT-SAME: -> (tensor<2x8x8xf32>, tensor<2x8x8xf32> {trace.name = "saved.t"})
+// SHORT-LABEL: func.func @contraction_bwd(
+// SHORT: trace.matmul %{{.*}}, %{{.*}} {trace.name = "scores", trace.recomputed}
+// SHORT-NOT: trace.name = "long", trace.recomputed
+// SHORT: return
+func.func @contraction(%q: tensor<2x8x4xf32> {trace.name = "q"}, %k: tensor<2x4x8xf32> {trace.name = "k"},
+                       %v: tensor<2x8x128xf32> {trace.name = "v"}, %w: tensor<2x128x8xf32> {trace.name = "w"}) -> tensor<2x8x8xf32> {
+  %s = trace.matmul %q, %k {trace.name = "scores"} : tensor<2x8x4xf32>, tensor<2x4x8xf32> -> tensor<2x8x8xf32>
+  %e = trace.exp %s {trace.name = "e"} : tensor<2x8x8xf32>
+  %h = trace.matmul %v, %w {trace.name = "long"} : tensor<2x8x128xf32>, tensor<2x128x8xf32> -> tensor<2x8x8xf32>
+  %t = trace.tanh %h {trace.name = "t"} : tensor<2x8x8xf32>
+  %r = trace.mul %e, %t {trace.name = "r"} : tensor<2x8x8xf32>
+  return %r : tensor<2x8x8xf32>
 }
