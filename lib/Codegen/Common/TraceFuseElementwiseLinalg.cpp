@@ -22,13 +22,27 @@ using namespace mlir;
 
 namespace {
 
+/// Whether `op` only copies its one input (a broadcast, or a copy through a
+/// permutation): in a reader it is an index computation, not a pass over
+/// memory, so it may be fused into every reader.
+bool isPureCopy(linalg::GenericOp op) {
+  Block &body = op.getRegion().front();
+  return op.getNumDpsInputs() == 1 && op.getNumDpsInits() == 1 &&
+         llvm::hasSingleElement(body) &&
+         body.getTerminator()->getOperand(0) == body.getArgument(0);
+}
+
 /// Fuse `operand`'s producer into its consumer only if the producer is an
-/// all-parallel generic used once and the consumer, also a generic, reads
-/// each of its elements once.
+/// all-parallel generic used once (or a pure copy, see above) and the
+/// consumer, also a generic, reads each of its elements once. A broadcast
+/// that several generics read is then never written out: trace-fuse
+/// copies it into each fusion, and the CSE after the fusions are inlined
+/// merges the copies again.
 bool fusesWithoutRecompute(OpOperand *operand) {
   auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
   auto consumer = dyn_cast<linalg::GenericOp>(operand->getOwner());
-  if (!producer || !consumer || !producer->hasOneUse())
+  if (!producer || !consumer ||
+      !(producer->hasOneUse() || isPureCopy(producer)))
     return false;
   if (producer.getNumParallelLoops() != producer.getNumLoops())
     return false;

@@ -517,6 +517,31 @@ void BlockFusion::materialize(Group &group, unsigned index) {
     }
 }
 
+/// Gives each reader of a broadcast that grows its operand a copy of its
+/// own, so each copy fuses into its reader and the broadcast is never a
+/// fusion's result: the readers then read the small operand, as XLA
+/// duplicates cheap producers into consumers. A softmax's row sum,
+/// broadcast once for two fusions, was otherwise written out at the
+/// scores' full size (8 MB a layer of an attention backward).
+void splitBroadcasts(Block &block) {
+  for (auto broadcast :
+       llvm::make_early_inc_range(block.getOps<BroadcastInDimOp>())) {
+    if (numElements(broadcast.getResult()) <=
+        numElements(broadcast.getOperand()))
+      continue;
+    SmallVector<Operation *> readers;
+    for (Operation *user : broadcast->getUsers())
+      if (!llvm::is_contained(readers, user))
+        readers.push_back(user);
+    OpBuilder builder(broadcast);
+    for (Operation *reader : llvm::drop_begin(readers)) {
+      builder.setInsertionPoint(reader);
+      Operation *copy = builder.clone(*broadcast);
+      reader->replaceUsesOfWith(broadcast.getResult(), copy->getResult(0));
+    }
+  }
+}
+
 struct TraceFusePass final : trace::impl::TraceFusePassBase<TraceFusePass> {
   using Base::Base;
 
@@ -537,6 +562,8 @@ struct TraceFusePass final : trace::impl::TraceFusePassBase<TraceFusePass> {
       blocks.push_back(&checkpoint.getBody().front());
     });
     unsigned counter = 0;
+    for (Block *block : blocks)
+      splitBroadcasts(*block);
     for (Block *block : blocks)
       if (failed(BlockFusion(*block, maxOps, maxInputs).run(counter)))
         return signalPassFailure();

@@ -303,3 +303,25 @@ func.func @order(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> (tensor<4x8xf32>, 
   %t = trace.matmul %w, %w : tensor<8x8xf32>, tensor<8x8xf32> -> tensor<8x8xf32>
   return %r, %c, %t : tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x8xf32>
 }
+
+// -----
+
+// A broadcast two fusions read is copied into each: both read the 4x1
+// operand, and neither yields the 4x8 broadcast (a softmax's row sum in an
+// attention backward, read by two fusions, was written out at full size).
+// CHECK-LABEL: func.func @broadcast_split
+// CHECK-SAME: %[[A:[^:]*]]: tensor<4x8xf32>, %[[S:[^:]*]]: tensor<4x1xf32>
+// CHECK: trace.fusion "input_{{.*}}" ins(%[[S1:.*]] = %[[S]] : tensor<4x1xf32>, %{{.*}} = %[[A]] : tensor<4x8xf32>) -> tensor<4xf32>
+// CHECK-NEXT: trace.broadcast_in_dim %[[S1]]
+// CHECK: trace.matmul
+// CHECK: trace.fusion "loop_{{.*}}" ins(%[[S2:.*]] = %[[S]] : tensor<4x1xf32>, %{{.*}}) -> tensor<4x8xf32>
+// CHECK-NEXT: trace.broadcast_in_dim %[[S2]]
+func.func @broadcast_split(%a: tensor<4x8xf32>, %s: tensor<4x1xf32>, %w: tensor<8x8xf32>) -> (tensor<4xf32>, tensor<4x8xf32>) {
+  %b = trace.broadcast_in_dim %s, dims = [0, 1] : tensor<4x1xf32> -> tensor<4x8xf32>
+  %x = trace.div %a, %b : tensor<4x8xf32>
+  %r = trace.reduce_sum %x dims = [1] : tensor<4x8xf32> -> tensor<4xf32>
+  %m = trace.matmul %a, %w : tensor<4x8xf32>, tensor<8x8xf32> -> tensor<4x8xf32>
+  %y = trace.mul %m, %b : tensor<4x8xf32>
+  %z = trace.exp %y : tensor<4x8xf32>
+  return %r, %z : tensor<4xf32>, tensor<4x8xf32>
+}

@@ -143,7 +143,11 @@ def TraceRematPass : Pass<"trace-remat", "ModuleOp"> {
     * `trace.matmul` and `trace.convolution` (unless
       `save-matmuls=false`) and reductions of more
       than `max-recompute-reduction` elements per output element are not
-      recomputed by the plain cut.
+      recomputed by the plain cut. A matmul that contracts over at most
+      `max-recompute-contraction` elements is: attention's q·kᵀ over a
+      head's width costs 2 x 64 FLOPs per score, and its scores are the
+      largest activations of a transformer (T² per head), which
+      FlashAttention recomputes for the same reason.
     * Ops inside checkpoint regions (`trace.checkpointed`, set by
       trace-autodiff) are never saved, unless the region's policy names
       them, or an op attribute below says otherwise. A value that enters a
@@ -192,6 +196,10 @@ def TraceRematPass : Pass<"trace-remat", "ModuleOp"> {
            "4096",
            "Reductions over more elements per output element are not "
            "recomputed by the plain cut">,
+    Option<"maxRecomputeContraction", "max-recompute-contraction", "int64_t",
+           "64",
+           "Matmuls contracting over at most this many elements (q·kᵀ over "
+           "a head) may be recomputed by the plain cut; 0: none">,
     Option<"report", "report", "bool", "false",
            "Emit a remark per function: saved bytes before and after, what "
            "is saved, ops and FLOPs recomputed">,
@@ -274,7 +282,10 @@ def TraceFusePass : Pass<"trace-fuse", "func::FuncOp"> {
     transpose only matmuls read (the matmul reads it in place, as XLA folds
     a transpose into a dot's layout). A splat constant
     (`trace.full`, a splat `trace.constant`) a fusion reads is cloned into
-    it, so it is neither an input nor a kernel of its own.
+    it, so it is neither an input nor a kernel of its own. Likewise a
+    `broadcast_in_dim` that grows its operand gets a copy per reader
+    first, so each copy fuses into its reader, which then reads the small
+    operand: no fusion writes a broadcast out at full size.
 
     Producer-consumer fusion runs first, consumers before producers in
     reverse program order; then horizontal fusion merges fusions of the same
