@@ -19,7 +19,12 @@ def TraceFuseElementwisePass : Pass<"trace-fuse-elementwise-linalg", "func::Func
     `linalg.generic` with one use is fused into the `linalg.generic` that
     uses it when the consumer reads each produced element once (the
     operand's indexing map is a permutation), so elementwise chains become
-    one loop nest and nothing is computed twice.
+    one loop nest and nothing is computed twice. Two kinds of producer
+    fuse into every generic that reads them, whatever their uses: a pure
+    copy (a broadcast), which in a reader is only indexing, and a boolean
+    mask of at most two ops (a compare), recomputed in each reader, broadcast
+    reads included, rather than stored as i1 bytes that vector code loads
+    one at a time.
 
     Upstream's `linalg-fuse-elementwise-ops` is not used because it also
     propagates reshapes by expanding named ops into generics; it then fuses
