@@ -62,8 +62,16 @@ TargetDescription describeTarget(StringRef hostCPU) {
   target.cpu = native ? llvm::sys::getHostCPUName().str() : hostCPU.str();
   if (native) {
     llvm::SubtargetFeatures features;
-    for (auto &feature : llvm::sys::getHostCPUFeatures())
+    bool avx512 = false;
+    for (auto &feature : llvm::sys::getHostCPUFeatures()) {
       features.AddFeature(feature.first(), feature.second);
+      avx512 |= feature.first() == "avx512f" && feature.second;
+    }
+    // LLVM's Skylake-X tuning prefers 256-bit vectors (to spare the clock
+    // on mixed code); the kernels here are long vector loops, which run
+    // twice as wide with 512 bits.
+    if (avx512)
+      features.AddFeature("prefer-256-bit", false);
     target.features = features.getString();
   }
   return target;
