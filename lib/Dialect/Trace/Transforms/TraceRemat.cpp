@@ -113,17 +113,33 @@ struct RematPolicy {
            });
   }
 
+  /// Whether `value` is an argument (a weight, the batch) seen through
+  /// views: a linear layer's weight operand is its parameter transposed.
+  static bool isArgumentView(Value value) {
+    while (Operation *op = value.getDefiningOp()) {
+      if (!isa<TransposeOp, ReshapeOp, BroadcastInDimOp, SliceOp, ConvertOp>(
+              op))
+        return false;
+      value = op->getOperand(0);
+    }
+    return true;
+  }
+
   /// Work the plain cut does not redo: matmuls and convolutions (O(n^3)
   /// for O(n^2) bytes) and reductions of many elements into each output
-  /// element. A matmul over a short contraction (attention's scores, over
-  /// a head's width) is O(K) per output element, and its output outweighs
-  /// its operands: it is redone like elementwise work.
+  /// element. A matmul of two activations over a short contraction
+  /// (attention's scores, over a head's width) is O(K) per output element,
+  /// and its output outweighs its operands: it is redone like elementwise
+  /// work. A linear layer (one operand a weight) is not, however narrow.
   bool isExpensive(Operation *op) const {
     if (auto matmul = dyn_cast<MatmulOp>(op)) {
       auto lhs = cast<RankedTensorType>(matmul.getLhs().getType());
       int64_t k = lhs.getRank() == 0 ? 1 : lhs.getShape().back();
+      bool shortContraction =
+          !ShapedType::isDynamic(k) && k <= maxRecomputeContraction;
       return saveMatmuls &&
-             (ShapedType::isDynamic(k) || k > maxRecomputeContraction);
+             !(shortContraction && !isArgumentView(matmul.getLhs()) &&
+               !isArgumentView(matmul.getRhs()));
     }
     if (isa<ConvolutionOp>(op))
       return saveMatmuls;

@@ -227,21 +227,27 @@ func.func @region_remat(%x: tensor<4x8xf32> {trace.name = "x"}, %w: tensor<8x16x
 
 // -----
 
-// A matmul over a short contraction (attention's scores, K = 4 here) is
-// recomputed like elementwise work; one over a long one (K = 128) is not:
-// the plain cut saves tanh's output (its gradient reads it) and rebuilds
-// the scores from the arguments.
+// A matmul of two activations over a short contraction (attention's
+// scores, K = 4 here) is recomputed like elementwise work; a linear layer,
+// whose weight is an argument, is not, however short its contraction
+// (K = 8): the plain cut saves tanh's output (its gradient reads it) and
+// rebuilds the scores from q and k, themselves recomputed from x and y.
 // SHORT-LABEL: func.func @contraction_fwd(
 // SHORT-SAME: -> (tensor<2x8x8xf32>, tensor<2x8x8xf32> {trace.name = "saved.t"})
 // SHORT-LABEL: func.func @contraction_bwd(
 // SHORT: trace.matmul %{{.*}}, %{{.*}} {trace.name = "scores", trace.recomputed}
-// SHORT-NOT: trace.name = "long", trace.recomputed
+// SHORT-NOT: trace.name = "linear", trace.recomputed
 // SHORT: return
-func.func @contraction(%q: tensor<2x8x4xf32> {trace.name = "q"}, %k: tensor<2x4x8xf32> {trace.name = "k"},
-                       %v: tensor<2x8x128xf32> {trace.name = "v"}, %w: tensor<2x128x8xf32> {trace.name = "w"}) -> tensor<2x8x8xf32> {
+func.func @contraction(%x: tensor<2x8x4xf32> {trace.name = "x"}, %y: tensor<2x8x4xf32> {trace.name = "y"},
+                       %v: tensor<2x8x8xf32> {trace.name = "v"}, %w: tensor<8x8xf32> {trace.name = "w"}) -> tensor<2x8x8xf32> {
+  %q = trace.tanh %x {trace.name = "q"} : tensor<2x8x4xf32>
+  %ky = trace.tanh %y {trace.name = "k"} : tensor<2x8x4xf32>
+  %k = trace.transpose %ky, perm = [0, 2, 1] : tensor<2x8x4xf32> -> tensor<2x4x8xf32>
   %s = trace.matmul %q, %k {trace.name = "scores"} : tensor<2x8x4xf32>, tensor<2x4x8xf32> -> tensor<2x8x8xf32>
   %e = trace.exp %s {trace.name = "e"} : tensor<2x8x8xf32>
-  %h = trace.matmul %v, %w {trace.name = "long"} : tensor<2x8x128xf32>, tensor<2x128x8xf32> -> tensor<2x8x8xf32>
+  %wt = trace.transpose %w, perm = [1, 0] : tensor<8x8xf32> -> tensor<8x8xf32>
+  %wb = trace.broadcast_in_dim %wt, dims = [1, 2] : tensor<8x8xf32> -> tensor<2x8x8xf32>
+  %h = trace.matmul %v, %wb {trace.name = "linear"} : tensor<2x8x8xf32>, tensor<2x8x8xf32> -> tensor<2x8x8xf32>
   %t = trace.tanh %h {trace.name = "t"} : tensor<2x8x8xf32>
   %r = trace.mul %e, %t {trace.name = "r"} : tensor<2x8x8xf32>
   return %r : tensor<2x8x8xf32>

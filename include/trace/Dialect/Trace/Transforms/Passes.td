@@ -143,11 +143,12 @@ def TraceRematPass : Pass<"trace-remat", "ModuleOp"> {
     * `trace.matmul` and `trace.convolution` (unless
       `save-matmuls=false`) and reductions of more
       than `max-recompute-reduction` elements per output element are not
-      recomputed by the plain cut. A matmul that contracts over at most
-      `max-recompute-contraction` elements is: attention's q·kᵀ over a
-      head's width costs 2 x 64 FLOPs per score, and its scores are the
-      largest activations of a transformer (T² per head), which
-      FlashAttention recomputes for the same reason.
+      recomputed by the plain cut. A matmul of two activations (neither
+      operand an argument seen through views, as a linear layer's weight
+      is) that contracts over at most `max-recompute-contraction` elements
+      is: attention's q·kᵀ over a head's width costs 2 x 64 FLOPs per
+      score, and its scores are the largest activations of a transformer
+      (T² per head), which FlashAttention recomputes for the same reason.
     * Ops inside checkpoint regions (`trace.checkpointed`, set by
       trace-autodiff) are never saved, unless the region's policy names
       them, or an op attribute below says otherwise. A value that enters a
@@ -198,8 +199,9 @@ def TraceRematPass : Pass<"trace-remat", "ModuleOp"> {
            "recomputed by the plain cut">,
     Option<"maxRecomputeContraction", "max-recompute-contraction", "int64_t",
            "64",
-           "Matmuls contracting over at most this many elements (q·kᵀ over "
-           "a head) may be recomputed by the plain cut; 0: none">,
+           "Matmuls of two activations contracting over at most this many "
+           "elements (q·kᵀ over a head) may be recomputed by the plain "
+           "cut; 0: none">,
     Option<"report", "report", "bool", "false",
            "Emit a remark per function: saved bytes before and after, what "
            "is saved, ops and FLOPs recomputed">,
