@@ -79,14 +79,22 @@ Operation *getCombiner(linalg::ReduceOp op) {
 }
 
 /// A copy of `combiner` on `acc` and `element` (either scalars or vectors:
-/// every combining op is elementwise on vectors).
+/// every combining op is elementwise on vectors). Integer overflow flags
+/// (nsw/nuw) are dropped: they hold for the source's order of additions,
+/// and a reassociated sum may overflow where the in-order one did not,
+/// which would make the result poison.
 Value combine(OpBuilder &b, Location loc, Operation *combiner, Value acc,
               Value element) {
   OperationState state(loc, combiner->getName());
   state.addOperands({acc, element});
   state.addTypes(acc.getType());
   state.addAttributes(combiner->getAttrs());
-  return b.create(state)->getResult(0);
+  Operation *copy = b.create(state);
+  if (auto flags = dyn_cast<arith::ArithIntegerOverflowFlagsInterface>(copy))
+    copy->setAttr(flags.getIntegerOverflowAttrName(),
+                  arith::IntegerOverflowFlagsAttr::get(
+                      b.getContext(), arith::IntegerOverflowFlags::none));
+  return copy->getResult(0);
 }
 
 struct VectorizeTrailingReduce final : OpRewritePattern<linalg::ReduceOp> {

@@ -84,3 +84,33 @@ func.func @kept(%a: memref<8x32xf32>, %ao: memref<32xf32>,
     }
   return
 }
+
+// One kept dim (no collapse), half floats: 32 lanes fill a register.
+// CHECK-LABEL: func.func @halves(
+// CHECK-NOT: memref.collapse_shape
+// CHECK: vector.load %{{.*}} : memref<4x64xf16>, vector<32xf16>
+// CHECK: arith.addf %{{.*}}, %{{.*}} : vector<32xf16>
+// CHECK: vector.reduction <add>, %{{.*}}, %{{.*}} : vector<32xf16> into f16
+func.func @halves(%in: memref<4x64xf16>, %out: memref<4xf16>) {
+  linalg.reduce ins(%in : memref<4x64xf16>) outs(%out : memref<4xf16>) dimensions = [1]
+    (%x: f16, %acc: f16) {
+      %s = arith.addf %x, %acc : f16
+      linalg.yield %s : f16
+    }
+  return
+}
+
+// An integer sum's overflow flags hold for the source's order only; the
+// reassociated sum drops them (else an overflow it creates would be poison).
+// CHECK-LABEL: func.func @no_overflow_flags(
+// CHECK: arith.addi %{{.*}}, %{{.*}} : vector<16xi32>
+// CHECK-NOT: overflow
+// CHECK: return
+func.func @no_overflow_flags(%in: memref<4x48xi32>, %out: memref<4xi32>) {
+  linalg.reduce ins(%in : memref<4x48xi32>) outs(%out : memref<4xi32>) dimensions = [1]
+    (%x: i32, %acc: i32) {
+      %s = arith.addi %x, %acc overflow<nsw, nuw> : i32
+      linalg.yield %s : i32
+    }
+  return
+}

@@ -146,7 +146,7 @@ SmallVector<Piece> getPieces(ConcatenateOp concat) {
 /// gradient of a projection sliced into q, k and v becomes one
 /// concatenation of theirs, not three buffers of mostly zeros added
 /// together (and bit for bit the same: x + 0 is x). Null where the pieces
-/// do not line up.
+/// do not line up; then nothing has been created.
 Value sumConcatenations(OpBuilder &b, Location loc, Value x, Value y) {
   auto cx = x.getDefiningOp<ConcatenateOp>();
   auto cy = y.getDefiningOp<ConcatenateOp>();
@@ -160,8 +160,14 @@ Value sumConcatenations(OpBuilder &b, Location loc, Value x, Value y) {
       return p.value && p.start < to && from < p.start + p.size;
     });
   };
+  // First the plan: each span of the sum is zeros, one valued piece, or
+  // two to add (`addend`). Ops are only built once every span lines up.
+  struct Span {
+    Piece piece;
+    Value addend;
+  };
   int64_t total = cx.getType().getDimSize(dim);
-  SmallVector<Piece> sum;
+  SmallVector<Span> sum;
   size_t i = 0, j = 0;
   for (int64_t at = 0; at < total;) {
     while (px[i].start + px[i].size <= at)
@@ -172,31 +178,32 @@ Value sumConcatenations(OpBuilder &b, Location loc, Value x, Value y) {
     if (a.value && c.value) {
       if (a.start != at || c.start != at || a.size != c.size)
         return {};
-      sum.push_back({at, a.size, AddOp::create(b, loc, a.value, c.value)});
+      sum.push_back({a, c.value});
       at += a.size;
     } else if (a.value || c.value) {
       const Piece &valued = a.value ? a : c;
       if (valued.start != at ||
           valuedIn(a.value ? py : px, at, at + valued.size))
         return {};
-      sum.push_back(valued);
+      sum.push_back({valued, Value()});
       at += valued.size;
     } else {
       int64_t end = std::min(a.start + a.size, c.start + c.size);
-      if (!sum.empty() && !sum.back().value)
-        sum.back().size += end - at;
+      if (!sum.empty() && !sum.back().piece.value)
+        sum.back().piece.size += end - at;
       else
-        sum.push_back({at, end - at, Value()});
+        sum.push_back({{at, end - at, Value()}, Value()});
       at = end;
     }
   }
-  if (sum.size() == 1 && sum.front().value)
-    return sum.front().value;
   RankedTensorType type = cx.getType();
   SmallVector<Value> parts;
-  for (const Piece &piece : sum) {
+  for (const Span &span : sum) {
+    const Piece &piece = span.piece;
     if (piece.value) {
-      parts.push_back(piece.value);
+      parts.push_back(span.addend
+                          ? AddOp::create(b, loc, piece.value, span.addend)
+                          : piece.value);
       continue;
     }
     auto shape = llvm::to_vector(type.getShape());
@@ -205,6 +212,8 @@ Value sumConcatenations(OpBuilder &b, Location loc, Value x, Value y) {
         b, loc, type.clone(shape),
         b.getFloatAttr(type.getElementType(), 0.0)));
   }
+  if (parts.size() == 1)
+    return parts.front();
   return ConcatenateOp::create(b, loc, parts, dim);
 }
 
@@ -220,30 +229,14 @@ public:
     if (inserted)
       return;
     Value old = it->second;
+    // The two concatenations summed piece-wise are left unread; the dead
+    // code sweep after the backward is built erases them (erasing here
+    // could free a value another operand's cotangent still holds).
     if (Value sum = sumConcatenations(builder, loc, old, cotangent)) {
       it->second = sum;
-      eraseIfDead(old);
-      eraseIfDead(cotangent);
       return;
     }
     it->second = AddOp::create(builder, loc, old, cotangent);
-  }
-
-  /// Erases `value`'s producer, then its operands' producers, while nothing
-  /// reads them and no value holds them as its cotangent (a VJP may hand
-  /// one cotangent to several operands): the pieces of two concatenations
-  /// summed into one.
-  void eraseIfDead(Value value) {
-    Operation *op = value.getDefiningOp();
-    if (!op || !op->use_empty() || !isMemoryEffectFree(op) ||
-        llvm::any_of(map, [&](auto &entry) {
-          return entry.second.getDefiningOp() == op;
-        }))
-      return;
-    llvm::SetVector<Value> operands(op->operand_begin(), op->operand_end());
-    op->erase();
-    for (Value operand : operands)
-      eraseIfDead(operand);
   }
   Value lookup(Value value) const { return map.lookup(value); }
 

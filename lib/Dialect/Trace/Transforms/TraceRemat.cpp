@@ -113,10 +113,13 @@ struct RematPolicy {
            });
   }
 
-  /// Whether `value` is an argument (a weight, the batch) seen through
-  /// views: a linear layer's weight operand is its parameter transposed.
+  /// Whether `value` is an argument (a weight, the batch) or a constant
+  /// (a weight folded into the module) seen through views: a linear
+  /// layer's weight operand is its parameter transposed.
   static bool isArgumentView(Value value) {
     while (Operation *op = value.getDefiningOp()) {
+      if (isRebuiltSource(op))
+        return true;
       if (!isa<TransposeOp, ReshapeOp, BroadcastInDimOp, SliceOp, ConvertOp>(
               op))
         return false;

@@ -88,8 +88,7 @@ func.func @running_stats(%x: tensor<4x3xf32> {trace.name = "x"},
 
 // A projection sliced into three (q, k and v): each slice's cotangent is its
 // gradient between zeros, and the sum of the three is one concatenation of
-// the gradients, with no zeros left and nothing added. A fourth slice that
-// overlaps two of them cannot be lined up, so its cotangent is added.
+// the gradients, with no zeros left and nothing added.
 // CHECK-LABEL: func.func @forward_grad(
 // CHECK: trace.forward_end
 // CHECK-NOT: trace.full
@@ -102,6 +101,25 @@ func.func @forward(%x: tensor<2x6xf32>) -> (tensor<2x2xf32>) {
   %v = trace.slice %x [0:2, 4:6] : tensor<2x6xf32> -> tensor<2x2xf32>
   %qk = trace.mul %q, %k : tensor<2x2xf32>
   %r = trace.mul %qk, %v : tensor<2x2xf32>
+  return %r : tensor<2x2xf32>
+}
+
+// -----
+
+// One concatenated cotangent handed to both operands of x + x: it is summed
+// with itself piece by piece (the same value on both sides of the sum).
+// CHECK-LABEL: func.func @forward_grad(
+// CHECK: trace.forward_end
+// CHECK: %[[GA:.*]] = trace.add %[[A:.*]], %[[A]] : tensor<2x2xf32>
+// CHECK: %[[GB:.*]] = trace.add %[[B:.*]], %[[B]] : tensor<2x2xf32>
+// CHECK: %[[G:.*]] = trace.concatenate %[[GA]], %[[GB]] dim = 1 : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x4xf32>
+// CHECK-NOT: trace.full
+// CHECK: return %{{.*}}, %[[G]]
+func.func @forward(%x: tensor<2x4xf32>) -> (tensor<2x2xf32>) {
+  %q = trace.add %x, %x : tensor<2x4xf32>
+  %a = trace.slice %q [0:2, 0:2] : tensor<2x4xf32> -> tensor<2x2xf32>
+  %b = trace.slice %q [0:2, 2:4] : tensor<2x4xf32> -> tensor<2x2xf32>
+  %r = trace.mul %a, %b : tensor<2x2xf32>
   return %r : tensor<2x2xf32>
 }
 
