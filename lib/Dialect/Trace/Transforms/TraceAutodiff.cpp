@@ -245,6 +245,38 @@ private:
   llvm::DenseMap<Value, Value> map;
 };
 
+/// Softmax's derivative as one rule. The importer writes softmax as
+/// y = e / broadcast(sum(e)) with e = exp(x); op by op, the backward reads
+/// both e and y, two tensors of the scores' size. torch's softmax backward
+/// reads y alone: dx = y * (g - sum(g * y)). Where `div` is that pattern
+/// (e and its sum read by nothing else), the cotangent of x is built so and
+/// returned, and e and the sum get none; null otherwise.
+Value buildSoftmaxVJP(OpBuilder &b, DivOp div, Value g,
+                      Cotangents &cotangents) {
+  auto exp = div.getLhs().getDefiningOp<ExpOp>();
+  auto broadcast = div.getRhs().getDefiningOp<BroadcastInDimOp>();
+  if (!g || !exp || !broadcast || !broadcast->hasOneUse())
+    return {};
+  auto sum = broadcast.getOperand().getDefiningOp<ReduceSumOp>();
+  if (!sum || !sum.getKeepdim() || sum.getOperand() != exp.getResult() ||
+      !sum->hasOneUse() || cotangents.lookup(exp.getResult()) ||
+      cotangents.lookup(sum.getResult()))
+    return {};
+  for (Operation *user : exp->getUsers())
+    if (user != div && user != sum)
+      return {};
+  Location loc = div.getLoc();
+  Value y = div.getResult();
+  Value gy = MulOp::create(b, loc, g, y);
+  Value total = ReduceSumOp::create(b, loc, gy, sum.getDimensions(),
+                                    /*keepdim=*/true);
+  Value spread = BroadcastInDimOp::create(b, loc, y.getType(), total,
+                                          broadcast.getBroadcastDimensions());
+  Value dx = MulOp::create(b, loc, y, SubOp::create(b, loc, g, spread));
+  cotangents.add(loc, exp.getOperand(), dx);
+  return exp.getOperand();
+}
+
 /// A name for a saved value: its producer's trace.name, the argument's
 /// name, or the producer's op name and position.
 std::string residualName(func::FuncOp f, Value value, unsigned index) {
@@ -618,6 +650,10 @@ LogicalResult differentiate(func::FuncOp func, SymbolTable &symbols,
     if (!any || op->hasTrait<trace::OpTrait::NonDifferentiable>() ||
         op->getNumOperands() == 0)
       continue;
+    if (auto div = dyn_cast<DivOp>(op))
+      if (Value x = buildSoftmaxVJP(builder, div, resultCots.front(),
+                                    cotangents))
+        continue;
     auto vjp = dyn_cast<VJPOpInterface>(op);
     if (!vjp)
       return op->emitOpError()

@@ -133,6 +133,8 @@ private:
   bool compatible(const Group &a, const Group &b, bool horizontal);
   bool withinLimits(const Group &a, const Group &b);
   void tryMerge(Group &a, Group &b, bool horizontal);
+  void duplicateIntoReaders();
+  bool duplicate(Group &producer, Group &reader, ArrayRef<Value> values);
   void materialize(Group &group, unsigned index);
 
   Block &block;
@@ -363,6 +365,8 @@ LogicalResult BlockFusion::run(unsigned &counter) {
     for (Value result : op.getResults())
       mergeReaders(result);
 
+  duplicateIntoReaders();
+
   bool changed = false;
   // A lone elementwise op gains nothing from a region; a lone reduction
   // does: inside a fusion its accumulator's fill is folded into the
@@ -449,6 +453,160 @@ LogicalResult BlockFusion::sortKeepingOrder(Block &block) {
   for (Operation *op : order)
     op->moveBefore(terminator);
   return success();
+}
+
+/// Producer duplication across fusions. A group's values that only one
+/// other (later) group reads would be written out at full size and held
+/// until that reader runs. Where they are cheap loop ops over the reader's
+/// iteration space, computed from fewer bytes than they take, the reader
+/// computes them again from those bytes instead, as XLA duplicates cheap
+/// producers into each consumer fusion. GELU's backward reads three
+/// products of the forward's pre-activation (x/2, x/sqrt(2), 1 + erf(..));
+/// recomputed from the matmul's output, a recomputed MLP holds 4 MB
+/// across its backward instead of 12.
+void BlockFusion::duplicateIntoReaders() {
+  for (Group &producer : groups) {
+    if (!producer.alive)
+      continue;
+    llvm::MapVector<Group *, SmallVector<Value>> byReader;
+    for (Operation *op : producer.ops)
+      for (Value value : op->getResults()) {
+        Group *only = nullptr;
+        bool single = true;
+        for (Operation *user : value.getUsers()) {
+          Group *g = groupOf(block.findAncestorOpInBlock(*user));
+          if (g == &producer)
+            continue;
+          if (!g || (only && only != g)) {
+            single = false;
+            break;
+          }
+          only = g;
+        }
+        if (single && only)
+          byReader[only].push_back(value);
+      }
+    for (auto &[reader, values] : byReader)
+      duplicate(producer, *reader, values);
+  }
+  // Clones sit before their readers; materialize orders a group's ops by
+  // position.
+  for (auto [index, op] : llvm::enumerate(block))
+    position[&op] = index;
+}
+
+bool BlockFusion::duplicate(Group &producer, Group &reader,
+                            ArrayRef<Value> values) {
+  // The cone: loop ops of `producer` over the reader's iteration space.
+  // Its leaves (inputs of the producer, or its values of another kind or
+  // size, such as a reduction's result) are what the reader then reads.
+  constexpr size_t kMaxCone = 16;
+  llvm::SetVector<Operation *> cone;
+  llvm::SetVector<Value> leaves;
+  std::function<bool(Value)> visit = [&](Value value) -> bool {
+    Operation *def = value.getDefiningOp();
+    if (def && classify(def) == Role::Splat)
+      return true;
+    bool inCone = def && isMember(def, producer) &&
+                  classify(def) == Role::Loop && def->getNumResults() == 1 &&
+                  numElements(value) == reader.space;
+    if (!inCone) {
+      leaves.insert(value);
+      return true;
+    }
+    if (cone.contains(def))
+      return true;
+    for (Value operand : def->getOperands())
+      if (!visit(operand))
+        return false;
+    cone.insert(def);
+    return cone.size() <= kMaxCone;
+  };
+  for (Value value : values)
+    if (!isMember(value.getDefiningOp(), producer) ||
+        classify(value.getDefiningOp()) != Role::Loop || !visit(value) ||
+        !cone.contains(value.getDefiningOp()))
+      return false;
+  if (reader.ops.size() + cone.size() > static_cast<size_t>(maxOps))
+    return false;
+
+  // Bytes: what stops being held until the reader runs, against leaves
+  // that would not otherwise live that long.
+  int64_t readerEnd = 0;
+  for (Operation *op : reader.ops)
+    readerEnd = std::max<int64_t>(readerEnd, position.lookup(op));
+  auto livesTo = [&](Value value) {
+    int64_t end = -1;
+    for (Operation *user : value.getUsers())
+      if (Operation *at = block.findAncestorOpInBlock(*user))
+        end = std::max<int64_t>(end, isMember(at, reader)
+                                         ? readerEnd
+                                         : position.lookup(at));
+    return end;
+  };
+  int64_t freed = 0, held = 0;
+  for (Value value : values)
+    freed += getTensorBytes(value.getType());
+  for (Value leaf : leaves)
+    if (livesTo(leaf) < readerEnd)
+      held += getTensorBytes(leaf.getType());
+  if (freed <= held)
+    return false;
+
+  // Clones before each value's first reader in `reader`, in the cone's
+  // order (producers first); values are taken by that reader's position,
+  // so a clone shared by two values is made before both.
+  SmallVector<std::pair<Operation *, Value>> firsts;
+  for (Value value : values) {
+    Operation *first = nullptr;
+    for (Operation *user : value.getUsers()) {
+      Operation *at = block.findAncestorOpInBlock(*user);
+      if (isMember(at, reader) &&
+          (!first || position.lookup(at) < position.lookup(first)))
+        first = at;
+    }
+    firsts.push_back({first, value});
+  }
+  llvm::stable_sort(firsts, [&](auto &a, auto &b) {
+    return position.lookup(a.first) < position.lookup(b.first);
+  });
+  unsigned readerIndex = groupIndex.lookup(reader.ops.front());
+  IRMapping mapping;
+  OpBuilder builder(block.getParentOp()->getContext());
+  for (auto [first, value] : firsts) {
+    builder.setInsertionPoint(first);
+    // The cone ops `value` is computed from.
+    llvm::SmallPtrSet<Operation *, 16> slice;
+    SmallVector<Value> worklist{value};
+    while (!worklist.empty()) {
+      Operation *def = worklist.pop_back_val().getDefiningOp();
+      if (def && cone.contains(def) && slice.insert(def).second)
+        llvm::append_range(worklist, def->getOperands());
+    }
+    for (Operation *op : cone) {
+      if (mapping.contains(op->getResult(0)) || !slice.contains(op))
+        continue;
+      Operation *clone = builder.clone(*op, mapping);
+      reader.ops.push_back(clone);
+      groupIndex[clone] = readerIndex;
+      position[clone] = position.lookup(first);
+    }
+    value.replaceUsesWithIf(mapping.lookup(value), [&](OpOperand &use) {
+      return isMember(block.findAncestorOpInBlock(*use.getOwner()), reader);
+    });
+  }
+  // What the producer no longer needs.
+  for (Operation *op : llvm::reverse(cone)) {
+    if (!op->use_empty())
+      continue;
+    llvm::erase(producer.ops, op);
+    groupIndex.erase(op);
+    position.erase(op);
+    op->erase();
+  }
+  if (producer.ops.empty())
+    producer.alive = false;
+  return true;
 }
 
 void BlockFusion::materialize(Group &group, unsigned index) {

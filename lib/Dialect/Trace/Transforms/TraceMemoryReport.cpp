@@ -54,7 +54,28 @@ struct Schedule {
   /// Live bytes after each op (after its results are allocated, before
   /// values it last used are freed).
   std::vector<int64_t> timeline;
+  /// What is allocated at the allocated peak, largest first.
+  struct Held {
+    std::string name;
+    int64_t bytes, begin, end;
+  };
+  std::vector<Held> atPeak;
 };
+
+/// A readable name for a storage root: its trace.name (the producer's or
+/// the argument's), else the producer's op name.
+std::string nameOf(func::FuncOp func, Value root) {
+  if (auto arg = dyn_cast<BlockArgument>(root)) {
+    if (auto name = func.getArgAttrOfType<StringAttr>(
+            arg.getArgNumber(), TraceDialect::kNameAttrName))
+      return name.str();
+    return "arg" + std::to_string(arg.getArgNumber());
+  }
+  Operation *op = root.getDefiningOp();
+  if (auto name = op->getAttrOfType<StringAttr>(TraceDialect::kNameAttrName))
+    return name.str();
+  return op->getName().getStringRef().str();
+}
 
 int64_t bytesOf(Value v) { return getTensorBytes(v.getType()); }
 
@@ -96,11 +117,29 @@ Schedule walkSchedule(func::FuncOp func, bool isBackward) {
     delta[std::max<int64_t>(range.begin, 0)] += range.bytes;
     delta[std::min(range.end + 1, numOps + 1)] -= range.bytes;
   }
-  int64_t allocated = 0;
+  int64_t allocated = 0, peakAt = -1;
   for (int64_t i = 0; i <= numOps; ++i) {
     allocated += delta[i];
-    s.allocatedPeakBytes = std::max(s.allocatedPeakBytes, allocated);
+    if (allocated > s.allocatedPeakBytes) {
+      s.allocatedPeakBytes = allocated;
+      peakAt = i;
+    }
   }
+  for (const StorageRange &range : live.getRanges()) {
+    auto arg = dyn_cast<BlockArgument>(range.root);
+    bool callers = arg && (!isBackward || func.getArgAttr(
+                                              arg.getArgNumber(),
+                                              kForwardArgumentAttrName));
+    if (callers || range.end < 0 || peakAt < 0 ||
+        std::max<int64_t>(range.begin, 0) > peakAt || range.end < peakAt)
+      continue;
+    s.atPeak.push_back({nameOf(func, range.root), range.bytes, range.begin,
+                        range.end});
+  }
+  llvm::stable_sort(s.atPeak, [](const Schedule::Held &a,
+                                 const Schedule::Held &b) {
+    return a.bytes > b.bytes;
+  });
   s.timeline.assign(live.getTimeline().begin(), live.getTimeline().end());
   return s;
 }
@@ -171,7 +210,8 @@ std::string withCommas(int64_t v) {
   return (v < 0 ? "-" : "") + out;
 }
 
-void printTable(llvm::raw_ostream &os, ArrayRef<Report> reports) {
+void printTable(llvm::raw_ostream &os, ArrayRef<Report> reports,
+                int64_t peakValues) {
   for (const Report &r : reports) {
     os << "trace-memory-report: @" << r.fwdName << " / @" << r.bwdName
        << "\n";
@@ -210,6 +250,22 @@ void printTable(llvm::raw_ostream &os, ArrayRef<Report> reports) {
          << withCommas(before->forward.peakBytes) << " / "
          << withCommas(before->backward.peakBytes) << ", recompute FLOPs "
          << withCommas(before->backward.recomputeFlops) << "\n";
+    auto held = [&](const char *label, const Schedule &sched) {
+      if (peakValues <= 0 || sched.atPeak.empty())
+        return;
+      os << "  allocated at the " << label << "'s peak (op, from, to):\n";
+      for (const Schedule::Held &h :
+           ArrayRef(sched.atPeak)
+               .take_front(static_cast<size_t>(peakValues)))
+        os << llvm::format("    %14s  %-30s %6lld %6lld\n",
+                           withCommas(h.bytes).c_str(), h.name.c_str(),
+                           static_cast<long long>(h.begin),
+                           static_cast<long long>(h.end));
+      if (sched.atPeak.size() > static_cast<size_t>(peakValues))
+        os << "    ... " << sched.atPeak.size() - peakValues << " more\n";
+    };
+    held("forward", r.forward);
+    held("backward", r.backward);
   }
 }
 
@@ -372,7 +428,7 @@ struct TraceMemoryReportPass final
       return success();
     };
     if (failed(write(output, [&](llvm::raw_ostream &os) {
-          json ? printJson(os, reports) : printTable(os, reports);
+          json ? printJson(os, reports) : printTable(os, reports, peakValues);
         })))
       return signalPassFailure();
     if (!svg.empty() &&

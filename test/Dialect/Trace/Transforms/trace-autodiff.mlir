@@ -139,3 +139,43 @@ func.func @forward(%x: tensor<2x6xf32>) -> (tensor<2x2xf32>) {
   %r = trace.mul %ab, %m : tensor<2x2xf32>
   return %r : tensor<2x2xf32>
 }
+
+// -----
+
+// Softmax (as the importer writes it) gets torch's rule,
+// dx = y * (g - sum(g * y)): the backward reads the output y and not exp's
+// result, so the split saves y alone.
+// CHECK-LABEL: func.func @forward_grad(
+// CHECK-SAME: %[[X:[^:]*]]: tensor<2x3xf32>, %[[G:[^:]*]]: tensor<2x3xf32> {trace.name = "cot.result0"})
+// CHECK: %[[Y:.*]] = trace.div %[[E:.*]], %{{.*}} {trace.name = "y"}
+// CHECK: trace.forward_end
+// CHECK-NEXT: %[[GY:.*]] = trace.mul %[[G]], %[[Y]]
+// CHECK-NEXT: %[[S:.*]] = trace.reduce_sum %[[GY]] dims = [1] keepdim
+// CHECK-NEXT: %[[SB:.*]] = trace.broadcast_in_dim %[[S]], dims = [0, 1]
+// CHECK-NEXT: %[[D:.*]] = trace.sub %[[G]], %[[SB]]
+// CHECK-NEXT: %[[DX:.*]] = trace.mul %[[Y]], %[[D]]
+// CHECK-NEXT: return %[[Y]], %[[DX]]
+// CHECK-LABEL: func.func @forward_fwd(
+// CHECK-SAME: -> (tensor<2x3xf32>, tensor<2x3xf32> {trace.name = "saved.y"})
+func.func @forward(%x: tensor<2x3xf32>) -> (tensor<2x3xf32>) {
+  %e = trace.exp %x : tensor<2x3xf32>
+  %s = trace.reduce_sum %e dims = [1] keepdim : tensor<2x3xf32> -> tensor<2x1xf32>
+  %b = trace.broadcast_in_dim %s, dims = [0, 1] : tensor<2x1xf32> -> tensor<2x3xf32>
+  %y = trace.div %e, %b {trace.name = "y"} : tensor<2x3xf32>
+  return %y : tensor<2x3xf32>
+}
+
+// -----
+
+// exp's result read elsewhere too: the ops' own rules, e and y both read.
+// CHECK-LABEL: func.func @forward_grad(
+// CHECK: trace.forward_end
+// CHECK: trace.div
+// CHECK: trace.mul %{{.*}}, %[[E:.*]] : tensor<2x3xf32>
+func.func @forward(%x: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>) {
+  %e = trace.exp %x : tensor<2x3xf32>
+  %s = trace.reduce_sum %e dims = [1] keepdim : tensor<2x3xf32> -> tensor<2x1xf32>
+  %b = trace.broadcast_in_dim %s, dims = [0, 1] : tensor<2x1xf32> -> tensor<2x3xf32>
+  %y = trace.div %e, %b : tensor<2x3xf32>
+  return %y, %e : tensor<2x3xf32>, tensor<2x3xf32>
+}

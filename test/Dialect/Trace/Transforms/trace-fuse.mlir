@@ -325,3 +325,55 @@ func.func @broadcast_split(%a: tensor<4x8xf32>, %s: tensor<4x1xf32>, %w: tensor<
   %z = trace.exp %y : tensor<4x8xf32>
   return %r, %z : tensor<4xf32>, tensor<4x8xf32>
 }
+
+// -----
+
+// Producer duplication across fusions: GELU's backward reads three products
+// of the pre-activation h (h/2, h/sqrt(2), 1 + erf(h/sqrt(2))), each as large
+// as h. The later fusion recomputes them from the matmul's output %x and the
+// bias instead, so the first fusion yields only what the matmul reads.
+// CHECK-LABEL: func.func @duplicated_into_reader
+// CHECK-SAME: %[[X:[^:]*]]: tensor<4x8xf32>, %[[BIAS:[^:]*]]: tensor<8xf32>
+// CHECK: %[[F:.*]] = trace.fusion "loop_{{.*}}" ins({{.*}}) -> tensor<4x8xf32> {
+// CHECK: trace.erf
+// CHECK: } attributes
+// CHECK: %[[M:.*]] = trace.matmul %[[F]]
+// CHECK: trace.fusion "loop_{{.*}}" ins(%{{.*}} = %[[BIAS]] : tensor<8xf32>, %{{.*}} = %[[X]] : tensor<4x8xf32>, %{{.*}} = %[[M]] : tensor<4x8xf32>) -> tensor<4x8xf32> {
+// CHECK: trace.erf
+// CHECK: } attributes
+func.func @duplicated_into_reader(%x: tensor<4x8xf32>, %bias: tensor<8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf32> {
+  %half = trace.full 0.5 : tensor<4x8xf32>
+  %r2 = trace.full 0.707106769 : tensor<4x8xf32>
+  %one = trace.full 1.0 : tensor<4x8xf32>
+  %bb = trace.broadcast_in_dim %bias, dims = [1] : tensor<8xf32> -> tensor<4x8xf32>
+  %h = trace.add %x, %bb : tensor<4x8xf32>
+  %a = trace.mul %h, %half : tensor<4x8xf32>
+  %b = trace.mul %h, %r2 : tensor<4x8xf32>
+  %e = trace.erf %b : tensor<4x8xf32>
+  %c = trace.add %e, %one : tensor<4x8xf32>
+  %y = trace.mul %a, %c : tensor<4x8xf32>
+  %m = trace.matmul %y, %w : tensor<4x8xf32>, tensor<8x8xf32> -> tensor<4x8xf32>
+  %g1 = trace.mul %m, %a : tensor<4x8xf32>
+  %g2 = trace.mul %g1, %b : tensor<4x8xf32>
+  %g3 = trace.mul %g2, %c : tensor<4x8xf32>
+  return %g3 : tensor<4x8xf32>
+}
+
+// -----
+
+// Not duplicated: the later fusion would recompute exp from %x, which is as
+// large as exp's result (nothing saved, work added).
+// CHECK-LABEL: func.func @not_duplicated
+// CHECK: %[[F:.*]]:2 = trace.fusion "loop_{{.*}}" ins({{.*}}) -> (tensor<4x8xf32>, tensor<4x8xf32>)
+// CHECK: trace.matmul
+// CHECK: trace.fusion "loop_{{.*}}" ins(%{{.*}} = %{{.*}} : tensor<4x8xf32>, %{{.*}} = %[[F]]#0 : tensor<4x8xf32>)
+// CHECK-NOT: trace.exp
+// CHECK: } attributes
+func.func @not_duplicated(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf32> {
+  %e = trace.exp %x : tensor<4x8xf32>
+  %t = trace.tanh %e : tensor<4x8xf32>
+  %m = trace.matmul %t, %w : tensor<4x8xf32>, tensor<8x8xf32> -> tensor<4x8xf32>
+  %g = trace.mul %m, %e : tensor<4x8xf32>
+  %n = trace.neg %g : tensor<4x8xf32>
+  return %n : tensor<4x8xf32>
+}

@@ -13,6 +13,7 @@
 // RUN: trace-opt %s --trace-autodiff --trace-remat --trace-memory-report="svg=%t.remat.svg" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMAT
 // RUN: FileCheck %s --check-prefix=REMATSVG < %t.remat.svg
 // RUN: trace-opt %s --trace-memory-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOSPLIT
+// RUN: trace-opt %s --trace-autodiff --trace-memory-report=peak-values=3 -o /dev/null 2>&1 | FileCheck %s --check-prefix=PEAK
 // RUN: not trace-opt %s --trace-autodiff --trace-memory-report="output=%t/no/such/dir/r.txt" -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNWRITABLE
 
 // CHECK: trace-memory-report: @f_fwd / @f_bwd
@@ -29,6 +30,18 @@
 // CHECK-NEXT: peak allocated (without weights){{ +}}32{{ +}}80
 // CHECK-NEXT: the step: peak 80 bytes above weights and inputs; floor 32 (gradients 16 + largest transient 16)
 // CHECK-NEXT: saved for backward: 2 values, 32 bytes (32 of activations, 0 of arguments)
+
+// What makes each peak, largest first (here all 16 bytes, in argument then
+// program order): the forward's two results; in the backward, at the full
+// 1 (op 1), the three arguments, y*y and the full.
+// PEAK: allocated at the forward's peak (op, from, to):
+// PEAK-NEXT: 16 trace.exp 0 2
+// PEAK-NEXT: 16 trace.tanh 1 2
+// PEAK-NEXT: allocated at the backward's peak (op, from, to):
+// PEAK-NEXT: 16 saved.tanh.0 -1 1
+// PEAK-NEXT: 16 saved.exp.1 -1 4
+// PEAK-NEXT: 16 cot.result0 -1 3
+// PEAK-NEXT: ... 2 more
 
 // JSON: "backward": {
 // JSON-NEXT: "allocated_peak_bytes": 80,

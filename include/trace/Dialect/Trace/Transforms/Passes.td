@@ -271,7 +271,8 @@ def TraceFusePass : Pass<"trace-fuse", "func::FuncOp"> {
       `broadcast_in_dim`, `reshape`, `transpose` and `slice` whose results
       all have the same number of elements: one output iteration space. A
       producer whose result has another size (the operand of a broadcast or
-      a slice) is not fused, so nothing is computed twice;
+      a slice) is not fused, so nothing is computed twice (but see
+      producer duplication below);
     * an **input** fusion (`"input"`, `input_<n>`) has one reduction, or
       sibling reductions of operands with the same shape, as its root, with
       loop ops over the reduced operand's iteration space fused in (its
@@ -303,6 +304,16 @@ def TraceFusePass : Pass<"trace-fuse", "func::FuncOp"> {
     alone (as a kernel it is the same); a lone reduction becomes a fusion,
     since the GPU lowering of a fusion folds the fill of the accumulator
     into the reduction (one kernel instead of two).
+
+    Then producer duplication, as XLA duplicates cheap producers into
+    consumer fusions: values of one group that only one other group reads,
+    computed by at most 16 loop ops over the reader's iteration space, are
+    computed again in the reader from the group's inputs (or its values of
+    another kind) when those take fewer bytes than the values, counting
+    only inputs that would not stay live until the reader anyway. The
+    values are then no result of the first fusion: they are not written
+    out and held until the reader runs (GELU's backward reads three
+    tensors of the pre-activation's size, recomputed from one).
 
     The pass works on each block separately: the function body and the body
     of each `trace.checkpoint` region, which stays in place (fusions may
@@ -394,6 +405,8 @@ def TraceMemoryReportPass : Pass<"trace-memory-report", "ModuleOp"> {
     Writes a readable table (or JSON with `json`) to `output` (default:
     stderr, like upstream's `-print-op-stats`), and with `svg=FILE` a
     timeline of live bytes over the forward then the backward schedule.
+    With `peak-values=N` the table also lists the N largest values
+    allocated at each function's peak, to say what makes the peak.
     The IR is not changed.
   }];
   let options = [
@@ -402,6 +415,9 @@ def TraceMemoryReportPass : Pass<"trace-memory-report", "ModuleOp"> {
            "File for the report (default: stderr)">,
     Option<"svg", "svg", "std::string", "\"\"",
            "Also write an SVG timeline of live bytes to this file">,
+    Option<"peakValues", "peak-values", "int64_t", "0",
+           "In the table, list this many of the largest values allocated "
+           "at each function's peak (name, bytes, first and last op)">,
   ];
 }
 
