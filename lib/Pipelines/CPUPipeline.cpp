@@ -25,7 +25,8 @@ StringRef trace::convolutionLowering(StringRef option, bool blas) {
 void trace::buildBufferizedLinalgPipeline(OpPassManager &pm,
                                           bool resultsToOutParams,
                                           StringRef convolutions,
-                                          StringRef scatters) {
+                                          StringRef scatters,
+                                          bool fuseIntoRowReductions) {
   // 1. The export format: upstream dialects on tensors.
   trace::TraceToLinalgPassOptions toLinalg;
   toLinalg.convolutions = convolutions.str();
@@ -35,7 +36,9 @@ void trace::buildBufferizedLinalgPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
   // Elementwise chains become one loop nest each (fusion on CPU), without
   // recomputing anything.
-  pm.addNestedPass<func::FuncOp>(trace::createTraceFuseElementwisePass());
+  trace::TraceFuseElementwisePassOptions fuse;
+  fuse.intoReductions = fuseIntoRowReductions;
+  pm.addNestedPass<func::FuncOp>(trace::createTraceFuseElementwisePass(fuse));
   // x @ W^T and q @ k^T read the transposed operand in place.
   pm.addNestedPass<func::FuncOp>(
       trace::createTraceFoldTransposeIntoMatmulPass());
@@ -119,9 +122,12 @@ void trace::buildCPUPipeline(OpPassManager &pm,
     if (options.outlineRepeats)
       pm.addPass(trace::createTraceOutlineRepeatsPass());
     // 1-2. Linalg on tensors, then buffers, results in the caller's.
+    // Producers fuse into row reductions when trace-vectorize-reductions
+    // will vectorize them.
     buildBufferizedLinalgPipeline(
         pm, /*resultsToOutParams=*/true,
-        convolutionLowering(options.convolutions, options.blas));
+        convolutionLowering(options.convolutions, options.blas), "loops",
+        /*fuseIntoRowReductions=*/options.vectorizeReductions);
     // 3. Matmuls to BLAS.
     if (options.blas)
       pm.addPass(trace::createTraceLinalgToBLASPass());
@@ -150,11 +156,14 @@ void trace::buildCPUPipeline(OpPassManager &pm,
   // The GPU kernels' vector loads and stores (gpu-kernels), and the row
   // reductions' (trace-vectorize-reductions), whose last step may add in
   // any order: a tree, not one lane after another.
+  // Math first: libm's patterns unroll a vector op without an intrinsic
+  // (an f64 tanh in a vectorized row reduction) into vector.extract and
+  // vector.insert, which the vector conversion must then see.
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
   ConvertVectorToLLVMPassOptions vectorToLLVM;
   vectorToLLVM.reassociateFPReductions = true;
   pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertFuncToLLVMPass());

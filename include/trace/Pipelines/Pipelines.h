@@ -165,7 +165,8 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
 void buildBufferizedLinalgPipeline(OpPassManager &pm,
                                    bool resultsToOutParams = false,
                                    StringRef convolutions = "direct",
-                                   StringRef scatters = "loops");
+                                   StringRef scatters = "loops",
+                                   bool fuseIntoRowReductions = false);
 
 /// trace-to-linalg's `convolutions` for a pipeline's option of that name:
 /// `auto` is direct when no BLAS runs the matmuls.

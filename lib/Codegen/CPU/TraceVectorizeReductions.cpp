@@ -13,9 +13,11 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -208,12 +210,259 @@ struct VectorizeTrailingReduce final : OpRewritePattern<linalg::ReduceOp> {
   }
 };
 
+/// Whether `map` reads `type` per row: the first `kept` dims in order, and
+/// constant 0 for dims of size 1.
+bool isPerRowMap(AffineMap map, MemRefType type, unsigned kept) {
+  unsigned next = 0;
+  for (auto [i, result] : llvm::enumerate(map.getResults())) {
+    if (auto constant = dyn_cast<AffineConstantExpr>(result)) {
+      if (constant.getValue() != 0 || type.getDimSize(i) != 1)
+        return false;
+      continue;
+    }
+    auto dim = dyn_cast<AffineDimExpr>(result);
+    if (!dim || dim.getPosition() != next++)
+      return false;
+  }
+  return next == kept;
+}
+
+/// A row reduction as trace-fuse-elementwise-linalg{into-reductions} leaves
+/// it: a linalg.generic whose leading loops are parallel and the rest
+/// reductions, whose output is indexed by the parallel loops, whose inputs
+/// are read at every point or once per row, and whose payload is
+/// elementwise arith and math ops ending in one combine with the
+/// accumulator. Per row, the payload runs on register-wide vectors and is
+/// folded into a vector accumulator, as for linalg.reduce above; the
+/// remainder runs on scalars.
+struct VectorizeTrailingGenericReduction final
+    : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1)
+      return rewriter.notifyMatchFailure(op, "not buffers, one output");
+    auto iterators = op.getIteratorTypesArray();
+    unsigned kept = 0, loops = iterators.size();
+    while (kept < loops && iterators[kept] == utils::IteratorType::parallel)
+      ++kept;
+    if (kept == loops)
+      return rewriter.notifyMatchFailure(op, "no reduction");
+    for (unsigned i = kept; i < loops; ++i)
+      if (iterators[i] != utils::IteratorType::reduction)
+        return rewriter.notifyMatchFailure(op, "reduces a leading loop");
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    if (llvm::any_of(ranges, ShapedType::isDynamic))
+      return rewriter.notifyMatchFailure(op, "dynamic loops");
+
+    OpOperand *init = op.getDpsInitOperand(0);
+    auto out = dyn_cast<MemRefType>(init->get().getType());
+    AffineMap outMap = op.getMatchingIndexingMap(init);
+    if (!out || !out.hasStaticShape() || !out.getLayout().isIdentity() ||
+        outMap.getNumResults() != kept)
+      return rewriter.notifyMatchFailure(op, "output not the kept loops");
+    for (unsigned i = 0; i < kept; ++i) {
+      auto dim = dyn_cast<AffineDimExpr>(outMap.getResult(i));
+      if (!dim || dim.getPosition() != i)
+        return rewriter.notifyMatchFailure(op, "output not the kept loops");
+    }
+
+    // The payload: ops, then combine(value, accumulator), then yield.
+    Block &body = op.getRegion().front();
+    auto yield = cast<linalg::YieldOp>(body.getTerminator());
+    BlockArgument acc = op.getMatchingBlockArgument(init);
+    Operation *combiner = yield.getNumOperands() == 1
+                              ? yield.getOperand(0).getDefiningOp()
+                              : nullptr;
+    if (!combiner || combiner->getBlock() != &body ||
+        combiner->getNumOperands() != 2 || !combiningKind(combiner) ||
+        !acc.hasOneUse() || !llvm::is_contained(combiner->getOperands(), acc))
+      return rewriter.notifyMatchFailure(op, "payload is not one combine");
+    Value value = combiner->getOperand(0) == acc ? combiner->getOperand(1)
+                                                 : combiner->getOperand(0);
+    for (Operation &inner : body.without_terminator())
+      if (&inner != combiner &&
+          (!isa_and_nonnull<arith::ArithDialect, math::MathDialect>(
+               inner.getDialect()) ||
+           inner.getNumRegions() != 0 || inner.getNumResults() != 1 ||
+           !inner.getResult(0).getType().isIntOrFloat()))
+        return rewriter.notifyMatchFailure(op, "payload op not elementwise");
+
+    Type element = out.getElementType();
+    if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() < 8 ||
+        kRegisterBits % element.getIntOrFloatBitWidth() != 0)
+      return rewriter.notifyMatchFailure(op, "element type");
+    int64_t width = kRegisterBits / element.getIntOrFloatBitWidth();
+    int64_t rows = 1, row = 1;
+    for (unsigned i = 0; i < loops; ++i)
+      (i < kept ? rows : row) *= ranges[i];
+    if (row < width || rows == 0)
+      return rewriter.notifyMatchFailure(op, "rows shorter than a register");
+
+    // Inputs as [rows, row] (read at every point) or [rows] (per row).
+    Location loc = op.getLoc();
+    SmallVector<ReassociationIndices> pointGroups(kept ? 2 : 1), rowGroups(1);
+    for (unsigned i = 0; i < loops; ++i)
+      pointGroups[kept && i < kept ? 0 : pointGroups.size() - 1].push_back(i);
+    enum class Kind { Point, Row };
+    SmallVector<std::pair<Kind, Value>> inputs;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      auto type = dyn_cast<MemRefType>(input->get().getType());
+      if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity())
+        return rewriter.notifyMatchFailure(op, "input not contiguous");
+      // A memref of i1 holds a byte per element; a vector<Nxi1> load
+      // would read N bits.
+      if (!type.getElementType().isIntOrFloat() ||
+          type.getElementType().getIntOrFloatBitWidth() < 8)
+        return rewriter.notifyMatchFailure(op, "input of sub-byte elements");
+      AffineMap map = op.getMatchingIndexingMap(input);
+      if (map.isIdentity() && type.getShape() == ArrayRef(ranges))
+        inputs.push_back({Kind::Point, input->get()});
+      else if (isPerRowMap(map, type, kept))
+        inputs.push_back({Kind::Row, input->get()});
+      else
+        return rewriter.notifyMatchFailure(op, "input read otherwise");
+    }
+
+    auto collapse = [&](Value memref, int64_t groupsOf) -> Value {
+      auto type = cast<MemRefType>(memref.getType());
+      SmallVector<ReassociationIndices> groups;
+      if (groupsOf == 2) {
+        groups = pointGroups;
+      } else {
+        if (type.getRank() == 0)
+          return memref;
+        ReassociationIndices all;
+        for (int64_t i = 0; i < type.getRank(); ++i)
+          all.push_back(i);
+        groups.push_back(all);
+      }
+      if (static_cast<int64_t>(groups.size()) == type.getRank())
+        return memref;
+      return memref::CollapseShapeOp::create(rewriter, loc, memref, groups);
+    };
+    SmallVector<Value> views;
+    for (auto [kind, memref] : inputs)
+      views.push_back(kind == Kind::Point ? collapse(memref, 2)
+                                          : collapse(memref, 1));
+    Value output = kept > 1 ? collapse(init->get(), 1) : init->get();
+
+    auto index = [&](int64_t v) {
+      return arith::ConstantIndexOp::create(rewriter, loc, v).getResult();
+    };
+    int64_t main = row / width * width;
+    Value zero = index(0), one = index(1), step = index(width),
+          mainEnd = index(main), rowEnd = index(row), rowCount = index(rows);
+
+    auto reduceRow = [&](OpBuilder &b, Location loc, ValueRange rowIndex) {
+      // What is read once per row, then the payload at a column.
+      SmallVector<Value> perRow(inputs.size());
+      for (auto [i, input] : llvm::enumerate(inputs))
+        if (input.first == Kind::Row) {
+          auto type = cast<MemRefType>(views[i].getType());
+          SmallVector<Value> at;
+          if (type.getRank() != 0)
+            at.assign(rowIndex.empty() ? SmallVector<Value>{zero}
+                                       : SmallVector<Value>(rowIndex));
+          perRow[i] = memref::LoadOp::create(b, loc, views[i], at);
+        }
+      auto payload = [&](OpBuilder &b, Value column, bool vectorized) {
+        auto widen = [&](Value scalar) -> Value {
+          if (!vectorized)
+            return scalar;
+          return vector::BroadcastOp::create(
+              b, loc, VectorType::get({width}, scalar.getType()), scalar);
+        };
+        IRMapping mapping;
+        for (auto [i, input] : llvm::enumerate(inputs)) {
+          BlockArgument arg = body.getArgument(i);
+          if (input.first == Kind::Row) {
+            mapping.map(arg, widen(perRow[i]));
+            continue;
+          }
+          SmallVector<Value> at(rowIndex);
+          at.push_back(column);
+          Type elementType = cast<MemRefType>(views[i].getType())
+                                 .getElementType();
+          mapping.map(arg, vectorized
+                               ? vector::LoadOp::create(
+                                     b, loc,
+                                     VectorType::get({width}, elementType),
+                                     views[i], at)
+                                     .getResult()
+                               : memref::LoadOp::create(b, loc, views[i], at)
+                                     .getResult());
+        }
+        for (Operation &inner : body.without_terminator()) {
+          if (&inner == combiner)
+            continue;
+          if (!vectorized || isa<arith::ConstantOp>(inner)) {
+            Operation *copy = b.clone(inner, mapping);
+            if (vectorized)
+              mapping.map(inner.getResult(0), widen(copy->getResult(0)));
+            continue;
+          }
+          OperationState state(loc, inner.getName());
+          for (Value operand : inner.getOperands())
+            state.addOperands(mapping.contains(operand)
+                                  ? mapping.lookup(operand)
+                                  : widen(operand));
+          state.addTypes(
+              VectorType::get({width}, inner.getResult(0).getType()));
+          state.addAttributes(inner.getAttrs());
+          mapping.map(inner.getResult(0), b.create(state)->getResult(0));
+        }
+        if (mapping.contains(value))
+          return mapping.lookup(value);
+        return widen(value);
+      };
+      Value first = payload(b, zero, /*vectorized=*/true);
+      auto lanes = scf::ForOp::create(
+          b, loc, step, mainEnd, step, ValueRange{first},
+          [&](OpBuilder &b, Location loc, Value column, ValueRange acc) {
+            scf::YieldOp::create(
+                b, loc,
+                combine(b, loc, combiner, acc.front(),
+                        payload(b, column, /*vectorized=*/true)));
+          });
+      Value start = memref::LoadOp::create(b, loc, output, rowIndex);
+      Value total = vector::ReductionOp::create(
+          b, loc, *combiningKind(combiner), lanes.getResult(0), start);
+      if (main != row) {
+        auto tail = scf::ForOp::create(
+            b, loc, mainEnd, rowEnd, one, ValueRange{total},
+            [&](OpBuilder &b, Location loc, Value column, ValueRange acc) {
+              scf::YieldOp::create(
+                  b, loc,
+                  combine(b, loc, combiner, acc.front(),
+                          payload(b, column, /*vectorized=*/false)));
+            });
+        total = tail.getResult(0);
+      }
+      memref::StoreOp::create(b, loc, total, output, rowIndex);
+    };
+    if (kept == 0) {
+      reduceRow(rewriter, loc, ValueRange{});
+    } else {
+      scf::ForOp::create(rewriter, loc, zero, rowCount, one, ValueRange{},
+                         [&](OpBuilder &b, Location loc, Value r, ValueRange) {
+                           reduceRow(b, loc, ValueRange{r});
+                           scf::YieldOp::create(b, loc);
+                         });
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct TraceVectorizeReductionsPass final
     : trace::impl::TraceVectorizeReductionsPassBase<
           TraceVectorizeReductionsPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<VectorizeTrailingReduce>(&getContext());
+    patterns.add<VectorizeTrailingReduce, VectorizeTrailingGenericReduction>(
+        &getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

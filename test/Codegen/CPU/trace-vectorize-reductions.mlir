@@ -114,3 +114,84 @@ func.func @no_overflow_flags(%in: memref<4x48xi32>, %out: memref<4xi32>) {
     }
   return
 }
+
+// A row reduction as trace-fuse-elementwise-linalg{into-reductions} leaves
+// it: sum(exp(x - max)) with the max read once per row (through a dim of
+// size 1). The payload runs on vectors (the max broadcast), the remainder
+// on scalars; no exp is stored.
+// CHECK-LABEL: func.func @fused_payload(
+// CHECK-SAME: %[[X:[^:]*]]: memref<2x3x40xf32>, %[[M:[^:]*]]: memref<2x3x1xf32>, %[[S:[^:]*]]: memref<2x3xf32>)
+// CHECK-DAG: %[[XR:.*]] = memref.collapse_shape %[[X]] {{\[\[}}0, 1], [2]] : memref<2x3x40xf32> into memref<6x40xf32>
+// CHECK-DAG: %[[MR:.*]] = memref.collapse_shape %[[M]] {{\[\[}}0, 1, 2]] : memref<2x3x1xf32> into memref<6xf32>
+// CHECK-DAG: %[[SR:.*]] = memref.collapse_shape %[[S]] {{\[\[}}0, 1]] : memref<2x3xf32> into memref<6xf32>
+// CHECK: scf.for %[[R:.*]] =
+// CHECK:   %[[MAX:.*]] = memref.load %[[MR]][%[[R]]] : memref<6xf32>
+// CHECK:   %[[V0:.*]] = vector.load %[[XR]][%[[R]], %{{.*}}] : memref<6x40xf32>, vector<16xf32>
+// CHECK:   %[[MB:.*]] = vector.broadcast %[[MAX]] : f32 to vector<16xf32>
+// CHECK:   %[[D0:.*]] = arith.subf %[[V0]], %[[MB]] : vector<16xf32>
+// CHECK:   math.exp %[[D0]] : vector<16xf32>
+// CHECK:   scf.for
+// CHECK:     vector.load %[[XR]]
+// CHECK:     math.exp %{{.*}} : vector<16xf32>
+// CHECK:     arith.addf %{{.*}}, %{{.*}} : vector<16xf32>
+// CHECK:   %[[OLD:.*]] = memref.load %[[SR]][%[[R]]]
+// CHECK:   vector.reduction <add>, %{{.*}}, %[[OLD]] : vector<16xf32> into f32
+// CHECK:   scf.for
+// CHECK:     memref.load %[[XR]]
+// CHECK:     math.exp %{{.*}} : f32
+// CHECK:   memref.store %{{.*}}, %[[SR]][%[[R]]]
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @fused_payload(%x: memref<2x3x40xf32>, %m: memref<2x3x1xf32>, %s: memref<2x3xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d1, 0)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %m : memref<2x3x40xf32>, memref<2x3x1xf32>) outs(%s : memref<2x3xf32>) {
+  ^bb0(%in: f32, %max: f32, %acc: f32):
+    %d = arith.subf %in, %max : f32
+    %e = math.exp %d : f32
+    %sum = arith.addf %e, %acc : f32
+    linalg.yield %sum : f32
+  }
+  return
+}
+
+// Left alone: an input read transposed, an accumulator read twice, and an
+// i1 input (a memref of i1 holds a byte per element; a vector<16xi1> load
+// would read 16 bits).
+// CHECK-LABEL: func.func @generic_kept(
+// CHECK-COUNT-3: linalg.generic
+// CHECK-NOT: vector.
+func.func @generic_kept(%x: memref<32x32xf32>, %s: memref<32xf32>, %t: memref<32xf32>,
+                        %mask: memref<32x32xi1>, %u: memref<32xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x, %mask : memref<32x32xf32>, memref<32x32xi1>) outs(%u : memref<32xf32>) {
+  ^bb0(%in: f32, %m: i1, %acc: f32):
+    %z = arith.constant 0.0 : f32
+    %v = arith.select %m, %in, %z : f32
+    %sum = arith.addf %v, %acc : f32
+    linalg.yield %sum : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>,
+                                   affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<32x32xf32>) outs(%s : memref<32xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %sum = arith.addf %in, %acc : f32
+    linalg.yield %sum : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<32x32xf32>) outs(%t : memref<32xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %p = arith.mulf %in, %acc : f32
+    %sum = arith.addf %p, %acc : f32
+    linalg.yield %sum : f32
+  }
+  return
+}

@@ -86,7 +86,7 @@ def TraceOutlineKernelsPass : Pass<"trace-outline-kernels", "ModuleOp"> {
 }
 
 def TraceVectorizeReductionsPass : Pass<"trace-vectorize-reductions"> {
-  let summary = "Reduce the trailing, contiguous dims of a linalg.reduce in vector registers";
+  let summary = "Reduce the trailing, contiguous dims of a linalg.reduce or row-reduction generic in vector registers";
   let description = [{
     `convert-linalg-to-loops` lowers a reduction to a loop that loads and
     stores its accumulator in the output buffer at every element, and adds
@@ -104,6 +104,17 @@ def TraceVectorizeReductionsPass : Pass<"trace-vectorize-reductions"> {
     one element with `vector.reduction`, the output's old value its start,
     then any remainder is folded in order. Rows shorter than a register,
     dynamic shapes, strided layouts and other bodies are left to the loops.
+
+    It also rewrites the row reductions
+    `trace-fuse-elementwise-linalg{into-reductions}` leaves: a
+    `linalg.generic` whose leading loops are parallel and the rest
+    reductions, whose output is indexed by the parallel loops, whose
+    inputs (static, contiguous, of whole bytes) are read at every point or
+    once per row (the kept dims, and 0 for dims of size 1), and whose
+    payload is arith and math ops ending in one combine with the
+    accumulator. The payload runs on vectors (per-row values and
+    constants broadcast), the remainder on scalars: softmax's
+    `sum(exp(x - max))` in one pass, nothing stored.
 
     Floating-point sums are then summed in another order than the loops'
     (lanes, then a tree when `convert-vector-to-llvm` reassociates), as

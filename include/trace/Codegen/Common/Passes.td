@@ -26,11 +26,32 @@ def TraceFuseElementwisePass : Pass<"trace-fuse-elementwise-linalg", "func::Func
     reads included, rather than stored as i1 bytes that vector code loads
     one at a time.
 
+    Then, once nothing more fuses so, a producer of at most 8 payload ops
+    that several generics read, each elementwise, is computed again in
+    each of them, so it is never written out: a `trace.fusion` with two
+    results (GELU's output and its gradient) otherwise wrote every
+    intermediate both use to a buffer of its own. The ops so copied are at
+    most as many as the function's payloads then hold: in a chain where
+    each value feeds two readers, each copy makes its producer's own
+    inputs shared, and without a bound the work would double at every
+    step back.
+
+    With `into-reductions` (the CPU pipeline), a `linalg.reduce` of
+    trailing dims whose input a generic produces is made a generic first,
+    and producers fuse into it when each of their inputs is read at every
+    point or once per output row and their payload is arith and math ops:
+    the form `trace-vectorize-reductions` vectorizes. A softmax's
+    `sum(exp(x - max))` is then one pass that writes no exp buffer.
+
     Upstream's `linalg-fuse-elementwise-ops` is not used because it also
     propagates reshapes by expanding named ops into generics; it then fuses
     a layer norm into the following matmul, recomputing it for every output
     column (a 100x slowdown on a GPT block).
   }];
+  let options = [
+    Option<"intoReductions", "into-reductions", "bool", "false",
+           "Fuse producers into row reductions (trace-vectorize-reductions' form)">,
+  ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 

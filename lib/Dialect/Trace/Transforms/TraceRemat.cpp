@@ -46,7 +46,8 @@ struct RematPolicy {
   llvm::StringSet<> saveNames;
 
   /// Fills `node`'s constraints for `op`, or fails with an error at `op`.
-  LogicalResult classify(Operation *op, remat::Node &node) const {
+  LogicalResult classify(Operation *op, remat::Node &node,
+                         function_ref<bool(Operation *)> isForward) const {
     bool checkpointed = op->hasAttr(kCheckpointedAttrName);
     auto name = op->getAttrOfType<StringAttr>(TraceDialect::kNameAttrName);
     bool named = name && saveNames.contains(name.getValue());
@@ -94,7 +95,8 @@ struct RematPolicy {
       node.mustSave = true;
       return success();
     }
-    node.banned = isExpensive(op) || entersCheckpoint(op);
+    node.banned = isExpensive(op) || entersCheckpoint(op) ||
+                  leavesCheckpoint(op, isForward);
     return success();
   }
 
@@ -106,6 +108,25 @@ struct RematPolicy {
   /// few FLOPs, but the whole stack is rebuilt when the last region's
   /// backward starts, and every region's activations are live at once (on
   /// a 24-block GPT the backward's peak grew from 1.6 to 6.7 MB).
+  /// A checkpoint region's output (computed from its recomputed values)
+  /// that a forward op outside every region reads, such as the last
+  /// block's output the final layer norm reads, is saved as well: the
+  /// output of torch.utils.checkpoint is a tensor the next op saves.
+  /// Recomputed, the whole last block ran again at the start of the
+  /// backward, while the loss's gradient (the logits' size) waited for the
+  /// head's weight gradient, which needs the layer norm's output.
+  static bool leavesCheckpoint(Operation *op,
+                               function_ref<bool(Operation *)> isForward) {
+    return llvm::any_of(op->getOperands(),
+                        [](Value operand) {
+                          Operation *def = operand.getDefiningOp();
+                          return def && def->hasAttr(kCheckpointedAttrName);
+                        }) &&
+           llvm::any_of(op->getUsers(), [&](Operation *user) {
+             return isForward(user) && !user->hasAttr(kCheckpointedAttrName);
+           });
+  }
+
   static bool entersCheckpoint(Operation *op) {
     return !op->hasAttr(kCheckpointedAttrName) &&
            llvm::any_of(op->getUsers(), [](Operation *user) {
@@ -268,6 +289,8 @@ TraceRematPass::rematerialize(func::FuncOp f, SymbolTable &symbols,
     nodeOf[block.getArgument(i)] = i;
   }
   DenseMap<Operation *, int> opNode;
+  llvm::DenseSet<Operation *> forwardSet(forwardOps.begin(),
+                                         forwardOps.end());
   for (Operation *op : forwardOps) {
     remat::Node node;
     for (Value operand : op->getOperands()) {
@@ -286,7 +309,9 @@ TraceRematPass::rematerialize(func::FuncOp f, SymbolTable &symbols,
     node.flops = cost ? cost.getFlops() : trace::detail::defaultFlops(op);
     if (isRebuiltSource(op))
       node.kind = remat::Node::Kind::Source;
-    else if (failed(policy.classify(op, node)))
+    else if (failed(policy.classify(op, node, [&](Operation *user) {
+               return forwardSet.contains(user);
+             })))
       return failure();
     int index = static_cast<int>(nodes.size());
     nodes.push_back(std::move(node));

@@ -58,15 +58,19 @@ func.func @narrow(%x: tensor<4x8xf32> {trace.name = "x"}, %w: tensor<8x1xf32> {t
 // -----
 
 // A checkpoint region's values are never saved, its matmul included: the
-// backward recomputes the region from its inputs. Its output is an
-// ordinary value, which the cut also chooses to recompute here (one mul
-// on top of the region's recomputation, instead of 256 bytes).
+// backward recomputes the region from its inputs. Its output, which sin
+// outside the region reads, is an ordinary value and saved, as torch saves
+// a checkpoint's output for the op that reads it (recomputing it would be
+// one mul on top of the region's recomputation, instead of 256 bytes, but
+// would run the region again before sin's gradient is taken).
 // CHECK-LABEL: func.func @region_fwd(
-// CHECK-SAME: -> tensor<4x16xf32> {
+// CHECK-SAME: -> (tensor<4x16xf32>, tensor<4x16xf32> {trace.name = "saved.blk.s"})
 // CHECK-LABEL: func.func @region_bwd(
-// CHECK-NEXT: trace.matmul %{{.*}}, %{{.*}} {trace.name = "blk.mm", trace.recomputed}
+// CHECK: trace.cos
+// CHECK: trace.matmul %{{.*}}, %{{.*}} {trace.name = "blk.mm", trace.recomputed}
 // CHECK-NEXT: trace.tanh %{{.*}} {trace.name = "blk.t", trace.recomputed}
-// CHECK-NEXT: trace.mul %{{.*}}, %{{.*}} {trace.name = "blk.s", trace.recomputed}
+// CHECK-NOT: "blk.s"
+// CHECK: return
 func.func @region(%x: tensor<4x8xf32> {trace.name = "x"}, %w: tensor<8x16xf32> {trace.name = "w"}) -> tensor<4x16xf32> {
   %r = trace.checkpoint "blk" ins(%a = %x : tensor<4x8xf32>, %b = %w : tensor<8x16xf32>) -> tensor<4x16xf32> {
     %m = trace.matmul %a, %b {trace.name = "blk.mm"} : tensor<4x8xf32>, tensor<8x16xf32> -> tensor<4x16xf32>
@@ -82,9 +86,9 @@ func.func @region(%x: tensor<4x8xf32> {trace.name = "x"}, %w: tensor<8x16xf32> {
 
 // The region's policy lets matmul outputs be saved: the matmul is then
 // under the cost rules (not recomputed) and its output is saved; the rest
-// of the region is still recomputed.
+// of the region is still recomputed (its output is saved, as above).
 // CHECK-LABEL: func.func @region_policy_fwd(
-// CHECK-SAME: -> (tensor<4x16xf32>, tensor<4x16xf32> {trace.name = "saved.blk.mm"})
+// CHECK-SAME: -> (tensor<4x16xf32>, tensor<4x16xf32> {trace.name = "saved.blk.s"}, tensor<4x16xf32> {trace.name = "saved.blk.mm"})
 // CHECK-LABEL: func.func @region_policy_bwd(
 // CHECK-NOT: trace.matmul {{.*}}trace.recomputed
 // CHECK: return
@@ -121,6 +125,27 @@ func.func @two_regions(%x: tensor<4xf32> {trace.name = "x"}) -> tensor<4xf32> {
     trace.yield %n : tensor<4xf32>
   }
   return %b : tensor<4xf32>
+}
+
+// -----
+
+// A region's output read outside every region (the last block's output, read
+// by the final layer norm) is saved too, as torch saves a checkpoint's output
+// for the op that reads it: recomputed, the backward would begin by running
+// the whole region again.
+// CHECK-LABEL: func.func @region_output_fwd(
+// CHECK-SAME: -> (tensor<4xf32>, tensor<4xf32> {trace.name = "saved.blk.out"})
+// CHECK-LABEL: func.func @region_output_bwd(
+// CHECK-NOT: trace.mul {{.*}}"blk.out"
+// CHECK: return
+func.func @region_output(%x: tensor<4xf32> {trace.name = "x"}) -> tensor<4xf32> {
+  %a = trace.checkpoint "blk" ins(%in = %x : tensor<4xf32>) -> tensor<4xf32> {
+    %e = trace.exp %in : tensor<4xf32>
+    %m = trace.mul %e, %e {trace.name = "blk.out"} : tensor<4xf32>
+    trace.yield %m : tensor<4xf32>
+  }
+  %t = trace.mul %a, %a : tensor<4xf32>
+  return %t : tensor<4xf32>
 }
 
 // -----

@@ -155,7 +155,10 @@ def TraceRematPass : Pass<"trace-remat", "ModuleOp"> {
       region from outside (the previous block's output) is not recomputed
       by the plain cut: it is saved, as `torch.utils.checkpoint` saves a
       region's inputs (recomputing a stack of regions from its first input
-      would make every region's activations live at once).
+      would make every region's activations live at once). So is a
+      region's output that a forward op outside every region reads (the
+      last block's output, read by the final layer norm), as torch saves
+      a checkpoint's output for the op that reads it.
     * `trace.remat = "must_save"` / `"must_recompute"` on an op are hard
       constraints; `"prefer_save"` / `"prefer_recompute"` halve / double
       the cost of saving it in the cut. Any of them lifts the matmul and
