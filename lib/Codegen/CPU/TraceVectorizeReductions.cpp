@@ -277,7 +277,8 @@ struct VectorizeTrailingGenericReduction final
                               : nullptr;
     if (!combiner || combiner->getBlock() != &body ||
         combiner->getNumOperands() != 2 || !combiningKind(combiner) ||
-        !acc.hasOneUse() || !llvm::is_contained(combiner->getOperands(), acc))
+        !acc.hasOneUse() || !combiner->getResult(0).hasOneUse() ||
+        !llvm::is_contained(combiner->getOperands(), acc))
       return rewriter.notifyMatchFailure(op, "payload is not one combine");
     Value value = combiner->getOperand(0) == acc ? combiner->getOperand(1)
                                                  : combiner->getOperand(0);
@@ -313,9 +314,12 @@ struct VectorizeTrailingGenericReduction final
         return rewriter.notifyMatchFailure(op, "input not contiguous");
       // A memref of i1 holds a byte per element; a vector<Nxi1> load
       // would read N bits.
+      // (Nor i24 or f80: stored in 4 and 16 bytes, packed in a vector.)
       if (!type.getElementType().isIntOrFloat() ||
-          type.getElementType().getIntOrFloatBitWidth() < 8)
-        return rewriter.notifyMatchFailure(op, "input of sub-byte elements");
+          type.getElementType().getIntOrFloatBitWidth() < 8 ||
+          !llvm::isPowerOf2_32(type.getElementType().getIntOrFloatBitWidth()))
+        return rewriter.notifyMatchFailure(op, "input elements not whole "
+                                               "power-of-two bytes");
       AffineMap map = op.getMatchingIndexingMap(input);
       if (map.isIdentity() && type.getShape() == ArrayRef(ranges))
         inputs.push_back({Kind::Point, input->get()});

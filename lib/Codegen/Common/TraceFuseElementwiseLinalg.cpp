@@ -98,12 +98,21 @@ std::optional<unsigned> keptLoops(linalg::GenericOp generic) {
 bool fusesIntoRowReduction(linalg::GenericOp producer,
                            linalg::GenericOp consumer, OpOperand *operand) {
   std::optional<unsigned> kept = keptLoops(consumer);
-  if (!kept || !consumer.getMatchingIndexingMap(operand).isIdentity())
+  if (!kept || !consumer.getMatchingIndexingMap(operand).isIdentity() ||
+      !producer.getIndexingMapMatchingResult(
+                   cast<OpResult>(operand->get()))
+           .isIdentity())
     return false;
+  // Inputs as trace-vectorize-reductions loads them: per point or per row,
+  // of whole power-of-two bytes (an i1 buffer is bytes; vectors pack bits).
   for (OpOperand *input : producer.getDpsInputOperands()) {
     auto type = dyn_cast<ShapedType>(input->get().getType());
-    if (!type || !isRowReductionMap(producer.getMatchingIndexingMap(input),
-                                    type, *kept))
+    if (!type || !type.getElementType().isIntOrFloat())
+      return false;
+    unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+    if (bits < 8 || !llvm::isPowerOf2_32(bits) ||
+        !isRowReductionMap(producer.getMatchingIndexingMap(input), type,
+                           *kept))
       return false;
   }
   return llvm::all_of(
@@ -144,7 +153,8 @@ bool isCheapShared(linalg::GenericOp producer, bool intoReductions) {
   return llvm::all_of(result.getUses(), [&](OpOperand &use) {
     auto reader = dyn_cast<linalg::GenericOp>(use.getOwner());
     if (!reader || llvm::is_contained(reader.getDpsInits(), result) ||
-        !readsElementsOnce(reader, result))
+        !readsElementsOnce(reader, result) ||
+        !linalg::areElementwiseOpsFusable(&use))
       return false;
     if (reader.getNumParallelLoops() == reader.getNumLoops())
       return true;

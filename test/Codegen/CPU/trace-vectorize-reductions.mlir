@@ -195,3 +195,21 @@ func.func @generic_kept(%x: memref<32x32xf32>, %s: memref<32xf32>, %t: memref<32
   }
   return
 }
+
+// Left alone: i24 elements (4 bytes each in memory, packed in a vector).
+// CHECK-LABEL: func.func @generic_kept_i24(
+// CHECK: linalg.generic
+// CHECK-NOT: vector.
+// CHECK: return
+func.func @generic_kept_i24(%x: memref<4x64xi24>, %s: memref<4xi32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x64xi24>) outs(%s : memref<4xi32>) {
+  ^bb0(%in: i24, %acc: i32):
+    %e = arith.extsi %in : i24 to i32
+    %sum = arith.addi %e, %acc : i32
+    linalg.yield %sum : i32
+  }
+  return
+}

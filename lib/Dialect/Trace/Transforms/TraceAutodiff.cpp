@@ -257,6 +257,12 @@ Value buildSoftmaxVJP(OpBuilder &b, DivOp div, Value g,
   auto broadcast = div.getRhs().getDefiningOp<BroadcastInDimOp>();
   if (!g || !exp || !broadcast || !broadcast->hasOneUse())
     return {};
+  // The row sums broadcast back along the reduced dims only: dims in
+  // order, to exp's type (else y is not a softmax).
+  if (broadcast.getType() != exp.getType() ||
+      !llvm::equal(broadcast.getBroadcastDimensions(),
+                   llvm::seq<int64_t>(0, exp.getType().getRank())))
+    return {};
   auto sum = broadcast.getOperand().getDefiningOp<ReduceSumOp>();
   if (!sum || !sum.getKeepdim() || sum.getOperand() != exp.getResult() ||
       !sum->hasOneUse() || cotangents.lookup(exp.getResult()) ||

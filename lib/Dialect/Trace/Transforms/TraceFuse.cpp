@@ -487,12 +487,12 @@ void BlockFusion::duplicateIntoReaders() {
           byReader[only].push_back(value);
       }
     for (auto &[reader, values] : byReader)
-      duplicate(producer, *reader, values);
+      if (duplicate(producer, *reader, values))
+        // Clones sit before their readers; the next duplication and
+        // materialize order a group's ops by position, which must not tie.
+        for (auto [index, op] : llvm::enumerate(block))
+          position[&op] = index;
   }
-  // Clones sit before their readers; materialize orders a group's ops by
-  // position.
-  for (auto [index, op] : llvm::enumerate(block))
-    position[&op] = index;
 }
 
 bool BlockFusion::duplicate(Group &producer, Group &reader,
@@ -528,6 +528,19 @@ bool BlockFusion::duplicate(Group &producer, Group &reader,
         !cone.contains(value.getDefiningOp()))
       return false;
   if (reader.ops.size() + cone.size() > static_cast<size_t>(maxOps))
+    return false;
+  // Nor past the reader's input limit: its inputs now, less the values,
+  // plus the leaves it does not read yet.
+  llvm::SmallDenseSet<Value, 16> inputs(leaves.begin(), leaves.end());
+  for (Operation *op : reader.ops)
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if ((def && (isMember(def, reader) || classify(def) == Role::Splat)) ||
+          llvm::is_contained(values, operand))
+        continue;
+      inputs.insert(operand);
+    }
+  if (static_cast<int64_t>(inputs.size()) > maxInputs)
     return false;
 
   // Bytes: what stops being held until the reader runs, against leaves
