@@ -22,6 +22,7 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <functional>
 #include <optional>
 
 #define DEBUG_TYPE "trace-vectorize-reductions"
@@ -99,6 +100,70 @@ Value combine(OpBuilder &b, Location loc, Operation *combiner, Value acc,
   return copy->getResult(0);
 }
 
+/// What a row's elements are: given the builder, a column and whether a
+/// vector of register width starting there is wanted, the value(s) the
+/// combine folds in.
+using ElementAt = std::function<Value(OpBuilder &, Value column, bool vector)>;
+
+/// The loops both patterns emit. For each of `rows` rows (one when `kept`
+/// is 0: the output is 0-d), `startRow` gives its elements; a register-wide
+/// accumulator starts from the first vector, folds the rest of the
+/// register-aligned part, is reduced with `vector.reduction` from the
+/// output's old value, then the remainder is folded in order and the total
+/// stored. Replaces `op`.
+void emitRowReduction(
+    PatternRewriter &rewriter, Operation *op, Operation *combiner,
+    Value output, int64_t kept, int64_t rows, int64_t row, int64_t width,
+    function_ref<ElementAt(OpBuilder &, ValueRange rowIndex, Value zero)>
+        startRow) {
+  Location loc = op->getLoc();
+  auto index = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(rewriter, loc, v).getResult();
+  };
+  int64_t main = row / width * width;
+  // Built before the loops, in this order: an op's arguments are evaluated
+  // in no fixed order.
+  Value zero = index(0), one = index(1), step = index(width),
+        mainEnd = index(main), rowEnd = index(row), rowCount = index(rows);
+  auto reduceRow = [&](OpBuilder &b, Location loc, ValueRange rowIndex) {
+    ElementAt elementAt = startRow(b, rowIndex, zero);
+    Value first = elementAt(b, zero, /*vector=*/true);
+    auto lanes = scf::ForOp::create(
+        b, loc, step, mainEnd, step, ValueRange{first},
+        [&](OpBuilder &b, Location loc, Value column, ValueRange acc) {
+          scf::YieldOp::create(
+              b, loc,
+              combine(b, loc, combiner, acc.front(),
+                      elementAt(b, column, /*vector=*/true)));
+        });
+    Value start = memref::LoadOp::create(b, loc, output, rowIndex);
+    Value total = vector::ReductionOp::create(
+        b, loc, *combiningKind(combiner), lanes.getResult(0), start);
+    if (main != row) {
+      auto tail = scf::ForOp::create(
+          b, loc, mainEnd, rowEnd, one, ValueRange{total},
+          [&](OpBuilder &b, Location loc, Value column, ValueRange acc) {
+            scf::YieldOp::create(
+                b, loc,
+                combine(b, loc, combiner, acc.front(),
+                        elementAt(b, column, /*vector=*/false)));
+          });
+      total = tail.getResult(0);
+    }
+    memref::StoreOp::create(b, loc, total, output, rowIndex);
+  };
+  if (kept == 0) {
+    reduceRow(rewriter, loc, ValueRange{});
+  } else {
+    scf::ForOp::create(rewriter, loc, zero, rowCount, one, ValueRange{},
+                       [&](OpBuilder &b, Location loc, Value r, ValueRange) {
+                         reduceRow(b, loc, ValueRange{r});
+                         scf::YieldOp::create(b, loc);
+                       });
+  }
+  rewriter.eraseOp(op);
+}
+
 struct VectorizeTrailingReduce final : OpRewritePattern<linalg::ReduceOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -155,57 +220,20 @@ struct VectorizeTrailingReduce final : OpRewritePattern<linalg::ReduceOp> {
           rewriter, loc, output, SmallVector<ReassociationIndices>{all});
     }
 
-    auto index = [&](int64_t v) {
-      return arith::ConstantIndexOp::create(rewriter, loc, v).getResult();
-    };
     auto vectorType = VectorType::get({width}, element);
-    int64_t main = row / width * width;
-    // Built before the loops, in this order: an op's arguments are evaluated
-    // in no fixed order.
-    Value zero = index(0), one = index(1), step = index(width),
-          mainEnd = index(main), rowEnd = index(row), rowCount = index(rows);
-    auto reduceRow = [&](OpBuilder &b, Location loc, ValueRange rowIndex) {
-      auto at = [&](Value column) {
-        SmallVector<Value> indices(rowIndex);
-        indices.push_back(column);
-        return indices;
-      };
-      Value first =
-          vector::LoadOp::create(b, loc, vectorType, rowsView, at(zero));
-      auto lanes = scf::ForOp::create(
-          b, loc, step, mainEnd, step, ValueRange{first},
-          [&](OpBuilder &b, Location loc, Value column, ValueRange acc) {
-            Value next =
-                vector::LoadOp::create(b, loc, vectorType, rowsView, at(column));
-            scf::YieldOp::create(
-                b, loc, combine(b, loc, combiner, acc.front(), next));
-          });
-      Value start = memref::LoadOp::create(b, loc, output, rowIndex);
-      Value total = vector::ReductionOp::create(
-          b, loc, *combiningKind(combiner), lanes.getResult(0), start);
-      if (main != row) {
-        auto tail = scf::ForOp::create(
-            b, loc, mainEnd, rowEnd, one, ValueRange{total},
-            [&](OpBuilder &b, Location loc, Value column, ValueRange acc) {
-              Value next =
-                  memref::LoadOp::create(b, loc, rowsView, at(column));
-              scf::YieldOp::create(
-                  b, loc, combine(b, loc, combiner, acc.front(), next));
-            });
-        total = tail.getResult(0);
-      }
-      memref::StoreOp::create(b, loc, total, output, rowIndex);
-    };
-    if (kept == 0) {
-      reduceRow(rewriter, loc, ValueRange{});
-    } else {
-      scf::ForOp::create(rewriter, loc, zero, rowCount, one, ValueRange{},
-                         [&](OpBuilder &b, Location loc, Value r, ValueRange) {
-                           reduceRow(b, loc, ValueRange{r});
-                           scf::YieldOp::create(b, loc);
-                         });
-    }
-    rewriter.eraseOp(op);
+    emitRowReduction(
+        rewriter, op, combiner, output, kept, rows, row, width,
+        [&](OpBuilder &, ValueRange rowIndex, Value) -> ElementAt {
+          SmallVector<Value> indices(rowIndex);
+          return [=](OpBuilder &b, Value column, bool vector) -> Value {
+            SmallVector<Value> at(indices);
+            at.push_back(column);
+            if (vector)
+              return vector::LoadOp::create(b, column.getLoc(), vectorType,
+                                            rowsView, at);
+            return memref::LoadOp::create(b, column.getLoc(), rowsView, at);
+          };
+        });
     return success();
   }
 };
@@ -352,14 +380,11 @@ struct VectorizeTrailingGenericReduction final
                                           : collapse(memref, 1));
     Value output = kept > 1 ? collapse(init->get(), 1) : init->get();
 
-    auto index = [&](int64_t v) {
-      return arith::ConstantIndexOp::create(rewriter, loc, v).getResult();
-    };
-    int64_t main = row / width * width;
-    Value zero = index(0), one = index(1), step = index(width),
-          mainEnd = index(main), rowEnd = index(row), rowCount = index(rows);
-
-    auto reduceRow = [&](OpBuilder &b, Location loc, ValueRange rowIndex) {
+    emitRowReduction(
+        rewriter, op, combiner, output, kept, rows, row, width,
+        [&](OpBuilder &b, ValueRange rowIndexRange,
+            Value zero) -> ElementAt {
+      SmallVector<Value> rowIndex(rowIndexRange);
       // What is read once per row, then the payload at a column.
       SmallVector<Value> perRow(inputs.size());
       for (auto [i, input] : llvm::enumerate(inputs))
@@ -371,7 +396,8 @@ struct VectorizeTrailingGenericReduction final
                                        : SmallVector<Value>(rowIndex));
           perRow[i] = memref::LoadOp::create(b, loc, views[i], at);
         }
-      auto payload = [&](OpBuilder &b, Value column, bool vectorized) {
+      return [=, &body, &inputs, &views](OpBuilder &b, Value column,
+                                        bool vectorized) -> Value {
         auto widen = [&](Value scalar) -> Value {
           if (!vectorized)
             return scalar;
@@ -421,41 +447,7 @@ struct VectorizeTrailingGenericReduction final
           return mapping.lookup(value);
         return widen(value);
       };
-      Value first = payload(b, zero, /*vectorized=*/true);
-      auto lanes = scf::ForOp::create(
-          b, loc, step, mainEnd, step, ValueRange{first},
-          [&](OpBuilder &b, Location loc, Value column, ValueRange acc) {
-            scf::YieldOp::create(
-                b, loc,
-                combine(b, loc, combiner, acc.front(),
-                        payload(b, column, /*vectorized=*/true)));
-          });
-      Value start = memref::LoadOp::create(b, loc, output, rowIndex);
-      Value total = vector::ReductionOp::create(
-          b, loc, *combiningKind(combiner), lanes.getResult(0), start);
-      if (main != row) {
-        auto tail = scf::ForOp::create(
-            b, loc, mainEnd, rowEnd, one, ValueRange{total},
-            [&](OpBuilder &b, Location loc, Value column, ValueRange acc) {
-              scf::YieldOp::create(
-                  b, loc,
-                  combine(b, loc, combiner, acc.front(),
-                          payload(b, column, /*vectorized=*/false)));
-            });
-        total = tail.getResult(0);
-      }
-      memref::StoreOp::create(b, loc, total, output, rowIndex);
-    };
-    if (kept == 0) {
-      reduceRow(rewriter, loc, ValueRange{});
-    } else {
-      scf::ForOp::create(rewriter, loc, zero, rowCount, one, ValueRange{},
-                         [&](OpBuilder &b, Location loc, Value r, ValueRange) {
-                           reduceRow(b, loc, ValueRange{r});
-                           scf::YieldOp::create(b, loc);
-                         });
-    }
-    rewriter.eraseOp(op);
+    });
     return success();
   }
 };
