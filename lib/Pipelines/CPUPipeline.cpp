@@ -31,9 +31,13 @@ void trace::buildBufferizedLinalgPipeline(OpPassManager &pm,
   trace::TraceToLinalgPassOptions toLinalg;
   toLinalg.convolutions = convolutions.str();
   toLinalg.scatters = scatters.str();
+  // trace-schedule's recomputations read their inputs through barriers, so
+  // this CSE does not merge them with the originals again.
+  toLinalg.keepBarriers = true;
   pm.addPass(trace::createTraceToLinalgPass(toLinalg));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(trace::createTraceEraseBarriersPass());
   // Elementwise chains become one loop nest each (fusion on CPU), without
   // recomputing anything.
   trace::TraceFuseElementwisePassOptions fuse;
@@ -134,8 +138,12 @@ void trace::buildCPUPipeline(OpPassManager &pm,
   }
   // A function's temporaries in one arena, placed by liveness (after the
   // BLAS calls, which look for a fresh allocation to overwrite).
-  if (options.planBuffers)
-    pm.addPass(trace::createTracePlanBuffersPass());
+  if (options.planBuffers) {
+    // Dead pages go back while the step runs (the CPU runtime's madvise).
+    trace::TracePlanBuffersPassOptions plan;
+    plan.releasePages = true;
+    pm.addPass(trace::createTracePlanBuffersPass(plan));
+  }
   // A function per loop nest, shared by identical nests: LLVM's time then
   // grows with the distinct kernels, not with one function holding them all.
   if (options.outlineKernels && !options.gpuKernels)

@@ -45,6 +45,7 @@ void trace::buildGPUKernelsFront(OpPassManager &pm, StringRef blasRuntime,
   // kernel; the shared front then finds no trace ops left.
   trace::TraceToLinalgPassOptions toLinalg;
   toLinalg.keepFusions = true;
+  toLinalg.keepBarriers = true;
   toLinalg.convolutions = convolutions.str();
   // A scatter's loops would run on the host: one reducing kernel instead.
   toLinalg.scatters = "dense";

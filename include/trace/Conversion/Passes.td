@@ -40,6 +40,8 @@ def TraceToLinalgPass : Pass<"trace-to-linalg"> {
     * `trace.checkpoint` and `trace.fusion` regions are inlined; with
       `keep-fusions`, `trace.fusion` regions stay, their bodies converted,
       for `trace-lower-fusions` to make one kernel of each.
+    * `trace.optimization_barrier` is replaced by its operand; with
+      `keep-barriers` it stays, for `trace-erase-barriers` after a CSE.
 
     Discardable `trace.*` attributes (value names) are dropped. The pass fails,
     with an error at the op, if a trace op cannot be converted or a trace
@@ -49,6 +51,9 @@ def TraceToLinalgPass : Pass<"trace-to-linalg"> {
     Option<"keepFusions", "keep-fusions", "bool", "false",
            "Keep trace.fusion regions (their bodies converted) instead of "
            "inlining them">,
+    Option<"keepBarriers", "keep-barriers", "bool", "false",
+           "Keep trace.optimization_barrier ops (for a CSE that must not "
+           "undo recomputation) instead of replacing each by its operand">,
     Option<"convolutions", "convolutions", "std::string", "\"direct\"",
            "trace.convolution as one linalg.generic (direct), as an im2col "
            "copy and a linalg matmul (im2col, for a BLAS), or im2col where "

@@ -36,6 +36,12 @@ void _mlir_ciface_trace_rt_batch_matmul_f64(StridedMemRefType<double, 3> *a,
                                             StridedMemRefType<double, 3> *c,
                                             double beta);
 
+/// Hands back to the kernel the whole pages inside bytes [offset, offset +
+/// bytes) of `arena` (trace-plan-buffers' arena), which no later op reads:
+/// the resident set shrinks while the function runs. madvise(MADV_DONTNEED).
+void _mlir_ciface_trace_rt_release_pages(StridedMemRefType<int8_t, 1> *arena,
+                                         int64_t offset, int64_t bytes);
+
 /// A symbol a tool references so the linker keeps the runtime library.
 int traceRuntimeAbiVersion();
 }

@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 
 #define DEBUG_TYPE "trace-plan-buffers"
 
@@ -129,8 +130,74 @@ int64_t livePeak(ArrayRef<Buffer> buffers) {
 
 /// Places `function`'s temporaries in one arena; the arena's allocation,
 /// or null when there is nothing to plan.
+/// Where the arena's pages die: after the op at position `at`, the pages
+/// of `offset .. offset + bytes` are read by no later op.
+struct Release {
+  int64_t at, offset, bytes;
+};
+
+/// The releases of an arena of `arenaBytes` that `buffers` fill: a page is
+/// dead after the last buffer overlapping it is freed. Dead pages are handed
+/// back in batches of at least `minBytes` (then the rest at the end is the
+/// arena's own free), each a run of contiguous pages. The page size is a
+/// guess the runtime rounds to the real one.
+SmallVector<Release> planReleases(ArrayRef<Buffer> buffers,
+                                  int64_t arenaBytes, int64_t minBytes) {
+  constexpr int64_t kPage = 4096;
+  int64_t numPages = (arenaBytes + kPage - 1) / kPage;
+  std::vector<int64_t> lastEnd(numPages, -1);
+  for (const Buffer &buffer : buffers)
+    for (int64_t page = buffer.offset / kPage,
+                 last = (buffer.offset + buffer.bytes - 1) / kPage;
+         page <= last; ++page)
+      lastEnd[page] = std::max(lastEnd[page], buffer.end);
+  // Positions in order, with the pages that die at each.
+  std::map<int64_t, SmallVector<int64_t>> dying;
+  for (int64_t page = 0; page < numPages; ++page)
+    if (lastEnd[page] >= 0)
+      dying[lastEnd[page]].push_back(page);
+  SmallVector<Release> releases;
+  SmallVector<int64_t> pending;
+  for (auto &[at, pages] : dying) {
+    pending.append(pages.begin(), pages.end());
+    if (static_cast<int64_t>(pending.size()) * kPage < minBytes)
+      continue;
+    llvm::sort(pending);
+    for (size_t i = 0; i < pending.size();) {
+      size_t j = i + 1;
+      while (j < pending.size() && pending[j] == pending[j - 1] + 1)
+        ++j;
+      releases.push_back({at, pending[i] * kPage,
+                          static_cast<int64_t>(j - i) * kPage});
+      i = j;
+    }
+    pending.clear();
+  }
+  return releases;
+}
+
+/// Declares the runtime's trace_rt_release_pages(arena, offset, bytes).
+func::FuncOp releaseFunction(ModuleOp module) {
+  constexpr StringLiteral name = "trace_rt_release_pages";
+  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+    return existing;
+  MLIRContext *ctx = module.getContext();
+  OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
+  auto index = builder.getIndexType();
+  auto callee = func::FuncOp::create(
+      builder, module.getLoc(), name,
+      builder.getFunctionType(
+          {MemRefType::get({ShapedType::kDynamic}, builder.getI8Type()), index,
+           index},
+          {}));
+  callee.setPrivate();
+  // The runtime implements the C interface (_mlir_ciface_<name>).
+  callee->setAttr("llvm.emit_c_interface", UnitAttr::get(ctx));
+  return callee;
+}
+
 memref::AllocOp planFunction(func::FuncOp function, bool print,
-                             size_t minBuffers) {
+                             size_t minBuffers, bool releasePages) {
   if (function.isExternal() || !function.getBody().hasOneBlock())
     return nullptr;
   Block &block = function.getBody().front();
@@ -174,6 +241,44 @@ memref::AllocOp planFunction(func::FuncOp function, bool print,
   auto arenaType = MemRefType::get({arenaBytes}, builder.getI8Type());
   auto arena = memref::AllocOp::create(builder, loc, arenaType,
                                        builder.getI64IntegerAttr(kAlignment));
+  if (releasePages) {
+    // Each batch right after the op that frees its last buffer (its
+    // dealloc, about to go), so the resident set shrinks as eager's does.
+    SmallVector<Operation *> atPosition(position.size());
+    for (auto [op, i] : position)
+      atPosition[i] = op;
+    SmallVector<Release> releases = planReleases(
+        buffers, arenaBytes,
+        std::max<int64_t>(256 * 1024, arenaBytes / 16));
+    // Pages that die after the last op doing work go with the arena.
+    int64_t lastWork = -1;
+    for (auto [i, op] : llvm::enumerate(atPosition))
+      if (!isa<memref::DeallocOp>(op) &&
+          !op->hasTrait<OpTrait::IsTerminator>())
+        lastWork = static_cast<int64_t>(i);
+    llvm::erase_if(releases,
+                   [&](const Release &r) { return r.at >= lastWork; });
+    if (!releases.empty()) {
+      func::FuncOp callee =
+          releaseFunction(function->getParentOfType<ModuleOp>());
+      OpBuilder at(function.getContext());
+      Value dynamic;
+      for (const Release &release : releases) {
+        Operation *op = atPosition[release.at];
+        at.setInsertionPointAfter(op);
+        if (!dynamic) {
+          OpBuilder after(arena->getContext());
+          after.setInsertionPointAfter(arena);
+          dynamic = memref::CastOp::create(
+              after, loc, callee.getFunctionType().getInput(0), arena);
+        }
+        Value offset = arith::ConstantIndexOp::create(at, loc, release.offset);
+        Value bytes = arith::ConstantIndexOp::create(at, loc, release.bytes);
+        func::CallOp::create(at, loc, callee,
+                             ValueRange{dynamic, offset, bytes});
+      }
+    }
+  }
   for (Buffer &buffer : buffers) {
     builder.setInsertionPoint(buffer.alloc);
     Value offset = arith::ConstantIndexOp::create(
@@ -266,7 +371,8 @@ struct TracePlanBuffersPass final
       std::optional<SmallVector<func::CallOp>> calls =
           onlyCalls(function, module);
       bool lift = calls && !calls->empty();
-      memref::AllocOp arena = planFunction(function, print, lift ? 1 : 2);
+      memref::AllocOp arena =
+          planFunction(function, print, lift ? 1 : 2, releasePages && !lift);
       if (arena && lift)
         liftArena(function, arena, *calls);
     }

@@ -1521,6 +1521,19 @@ struct ScatterAddLowering final : OpConversionPattern<ScatterAddOp> {
 };
 
 /// No gradient flows past it; its value is its operand's.
+/// Outside the pipelines (keep-barriers), a barrier is its operand.
+struct OptimizationBarrierLowering final
+    : OpConversionPattern<OptimizationBarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(OptimizationBarrierOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getOperand());
+    return success();
+  }
+};
+
 struct StopGradientLowering final : OpConversionPattern<StopGradientOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -1615,7 +1628,7 @@ void mlir::trace::populateTraceToLinalgPatterns(
       ReduceLowering<ReduceSumOp>, ReduceLowering<ReduceMaxOp>, MatmulLowering,
       ReverseLowering,
       // Indexing.
-      GatherLowering, StopGradientLowering,
+      GatherLowering, StopGradientLowering, OptimizationBarrierLowering,
       // Regions.
       InlineRegionLowering<CheckpointOp>, InlineRegionLowering<FusionOp>,
       ForwardEndLowering>(ctx);
@@ -1681,6 +1694,8 @@ struct TraceToLinalgPass final
     MLIRContext *ctx = &getContext();
     ConversionTarget target(*ctx);
     configureTraceToLinalgTarget(target);
+    if (keepBarriers)
+      target.addLegalOp<OptimizationBarrierOp>();
     if (keepFusions) {
       target.addLegalOp<FusionOp>();
       target.addDynamicallyLegalOp<YieldOp>([](YieldOp yield) {

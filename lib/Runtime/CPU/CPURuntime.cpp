@@ -1,4 +1,4 @@
-//===- CPURuntime.cpp - CPU runtime: BLAS matmuls -------------------------===//
+//===- CPURuntime.cpp - CPU runtime: BLAS matmuls, arena pages ------------===//
 //
 // Matmuls call OpenBLAS (Debian's libopenblas) instead of MLIR-generated
 // loops: a tuned gemm is 10-50x faster than scalar loops and that is most
@@ -13,6 +13,8 @@
 
 #include <cblas.h>
 #include <cstdint>
+#include <sys/mman.h>
+#include <unistd.h>
 
 namespace {
 
@@ -111,6 +113,21 @@ void _mlir_ciface_trace_rt_batch_matmul_f64(StridedMemRefType<double, 3> *a,
                                             StridedMemRefType<double, 3> *c,
                                             double beta) {
   batchMatmul(a, b, c, beta);
+}
+
+void _mlir_ciface_trace_rt_release_pages(StridedMemRefType<int8_t, 1> *arena,
+                                         int64_t offset, int64_t bytes) {
+  // Only whole pages inside the range: a page shared with a live buffer
+  // keeps its bytes. madvise of an allocated block's pages is what glibc
+  // itself does when it trims; the block stays allocated, and a page read
+  // again would read zeros (trace-plan-buffers releases only dead pages).
+  static const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  auto begin = reinterpret_cast<uintptr_t>(arena->data + arena->offset + offset);
+  uintptr_t end = begin + static_cast<uintptr_t>(bytes);
+  begin = (begin + page - 1) / page * page;
+  end = end / page * page;
+  if (end > begin)
+    (void)madvise(reinterpret_cast<void *>(begin), end - begin, MADV_DONTNEED);
 }
 
 int traceRuntimeAbiVersion() { return 2; }

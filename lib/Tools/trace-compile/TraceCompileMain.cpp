@@ -423,7 +423,8 @@ int mlir::trace::compileTrainingStep(const TraceCompileOptions &options) {
   }
 
   // 2-5. The training step, stage by stage. The memory report describes
-  // the schedule that is compiled: it runs before fusion (or at the end).
+  // the step that is compiled: it runs at the end, on the fused functions,
+  // whose fusions hold their intermediates (what the kernels allocate).
   static constexpr StringLiteral stageFiles[] = {
       "02-autodiff.mlir", "03-remat.mlir", "04-schedule.mlir",
       "05-fuse.mlir"};
@@ -438,20 +439,13 @@ int mlir::trace::compileTrainingStep(const TraceCompileOptions &options) {
     pm.addPass(createTraceMemoryReportPass(json));
     return runStage(*module, "memory-report", pm, options.verbose);
   };
-  bool reported = false;
-  for (auto [stage, pm] : llvm::zip_equal(stages, stagePMs)) {
-    if (stage == TrainingStepStage::Fuse) {
-      if (failed(report()))
-        return 1;
-      reported = true;
-    }
+  for (auto [stage, pm] : llvm::zip_equal(stages, stagePMs))
     if (failed(runStage(*module, stringifyTrainingStepStage(stage), *pm,
                         options.verbose)) ||
         failed(writeModule(*module,
                            staging.file(stageFiles[unsigned(stage)]))))
       return 1;
-  }
-  if (!reported && failed(report()))
+  if (failed(report()))
     return 1;
 
   // The C interface, read off the step's functions; everything else

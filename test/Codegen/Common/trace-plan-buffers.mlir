@@ -210,3 +210,38 @@ func.func @calls_one(%x: memref<256xf32>) {
   call @one(%x) : (memref<256xf32>) -> ()
   return
 }
+
+// -----
+
+// release-pages: %a (1 MiB) and %b (256 KiB) are live together, at 0 and
+// 1 MiB. After %a's dealloc no op touches its pages: they are handed back
+// (one run, at least 256 KiB or a sixteenth of the arena). %b's pages die
+// after the last op doing work, and go with the arena.
+// RUN: trace-opt %s -split-input-file -trace-plan-buffers=release-pages -allow-unregistered-dialect | FileCheck %s --check-prefix=RELEASE
+// RELEASE: func.func private @trace_rt_release_pages(memref<?xi8>, index, index) attributes {llvm.emit_c_interface}
+// RELEASE-LABEL: func @release
+// RELEASE: %[[ARENA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1310720xi8>
+// RELEASE: %[[DYN:.*]] = memref.cast %[[ARENA]] : memref<1310720xi8> to memref<?xi8>
+// RELEASE: linalg.fill {{.*}} outs(%{{.*}} : memref<512x512xf32>)
+// RELEASE-NEXT: %[[OFF:.*]] = arith.constant 0 : index
+// RELEASE-NEXT: %[[LEN:.*]] = arith.constant 1048576 : index
+// RELEASE-NEXT: call @trace_rt_release_pages(%[[DYN]], %[[OFF]], %[[LEN]])
+// RELEASE: linalg.fill
+// RELEASE-NOT: call @trace_rt_release_pages
+// RELEASE: memref.dealloc %[[ARENA]]
+// Without the option, no call.
+// CHECK-LABEL: func @release
+// CHECK-NOT: trace_rt_release_pages
+// CHECK: return
+func.func @release(%out: memref<256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %a = memref.alloc() : memref<512x512xf32>
+  %b = memref.alloc() : memref<256x256xf32>
+  linalg.fill ins(%zero : f32) outs(%b : memref<256x256xf32>)
+  linalg.fill ins(%zero : f32) outs(%a : memref<512x512xf32>)
+  memref.dealloc %a : memref<512x512xf32>
+  linalg.fill ins(%zero : f32) outs(%b : memref<256x256xf32>)
+  "test.use"(%b) : (memref<256x256xf32>) -> ()
+  memref.dealloc %b : memref<256x256xf32>
+  return
+}

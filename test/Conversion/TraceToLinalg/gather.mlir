@@ -73,3 +73,19 @@ func.func @scatter(%b: tensor<10x4xf32>, %i: tensor<3x2xi32>, %u: tensor<3x2xf32
   %d = trace.stop_gradient %r : tensor<10x4xf32>
   return %d : tensor<10x4xf32>
 }
+
+// -----
+
+// trace.optimization_barrier -> its operand (the export format holds no
+// trace ops); with keep-barriers it stays, for the pipelines' CSE.
+// RUN: trace-opt %s --trace-to-linalg=keep-barriers --split-input-file | FileCheck %s --check-prefix=KEEP
+// CHECK-LABEL: func @barrier
+// CHECK-SAME: (%[[X:.*]]: tensor<4xf32>)
+// CHECK-NEXT: return %[[X]] : tensor<4xf32>
+// KEEP-LABEL: func @barrier
+// KEEP-NEXT: %[[B:.*]] = trace.optimization_barrier %{{.*}} : tensor<4xf32>
+// KEEP-NEXT: return %[[B]] : tensor<4xf32>
+func.func @barrier(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %b = trace.optimization_barrier %x : tensor<4xf32>
+  return %b : tensor<4xf32>
+}

@@ -133,6 +133,17 @@ def TraceLowerFusionsPass : Pass<"trace-lower-fusions"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def TraceEraseBarriersPass : Pass<"trace-erase-barriers", "func::FuncOp"> {
+  let summary = "Replace each trace.optimization_barrier by its operand";
+  let description = [{
+    The CPU and GPU pipelines lower with `trace-to-linalg{keep-barriers}`,
+    so that their CSE cannot merge the ops `trace-schedule` recomputed with
+    the originals; this pass, right after that CSE, removes the barriers
+    (they compute nothing), so the linalg passes after it and bufferization
+    see upstream ops only.
+  }];
+}
+
 def TraceReadonlyArgsPass : Pass<"trace-readonly-args", "func::FuncOp"> {
   let summary = "Mark tensor arguments of public functions read-only for bufferization";
   let description = [{
@@ -284,12 +295,26 @@ def TracePlanBuffersPass : Pass<"trace-plan-buffers", "ModuleOp"> {
     the step and its layers: with an arena each, the backward's peak was
     its own arena plus a layer's.
 
+    With `release-pages`, pages of a top-level function's arena that no
+    later op touches are handed back while it runs: after the op that frees
+    the last buffer on a page, in batches of at least 256 KiB or a
+    sixteenth of the arena, by a call of the CPU runtime's
+    `trace_rt_release_pages(arena, offset, bytes)` (`madvise(MADV_DONTNEED)`
+    of the whole pages inside the range). An arena's resident pages would
+    otherwise stay until the function returns, however few buffers are
+    still live: at the end of a backward, the gradients are all written
+    while the arena still holds every page the layers touched. (A page
+    that dies is never touched again, so nothing faults twice.)
+
     MLIR has no such planner upstream (`promote-buffers-to-stack` moves
     small buffers to the stack, one by one).
   }];
   let options = [
     Option<"print", "print", "bool", /*default=*/"false",
            "Report each planned function's arena size and live peak">,
+    Option<"releasePages", "release-pages", "bool", /*default=*/"false",
+           "Hand the arena's pages back as they die "
+           "(trace_rt_release_pages, the CPU runtime)">,
   ];
 }
 

@@ -10,7 +10,10 @@
 #include "trace/Dialect/Trace/Analysis/LiveBytes.h"
 
 #include "trace/Dialect/Trace/IR/TraceInterfaces.h"
+#include "trace/Dialect/Trace/IR/TraceOps.h"
 #include "trace/Dialect/Trace/IR/TraceTraits.h"
+
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace mlir::trace;
@@ -18,6 +21,33 @@ using namespace mlir::trace;
 bool mlir::trace::isStorageView(Operation *op) {
   return op->hasTrait<trace::OpTrait::ViewOp>() && op->getNumOperands() >= 1 &&
          op->getNumResults() == 1;
+}
+
+/// Whether `fusion`'s result `index` may be written over its operand
+/// `operand`: inside the region, the operand's values flow only through
+/// elementwise ops (each element read where it is written) to that result.
+static bool fusionWritesInPlace(FusionOp fusion, unsigned index,
+                                unsigned operand) {
+  Block &body = fusion.getRegion().front();
+  llvm::SetVector<Value> derived;
+  derived.insert(body.getArgument(operand));
+  for (size_t i = 0; i < derived.size(); ++i)
+    for (Operation *user : derived[i].getUsers()) {
+      if (isa<YieldOp>(user))
+        continue;
+      if (!user->hasTrait<mlir::OpTrait::Elementwise>())
+        return false;
+      derived.insert(user->getResults().begin(), user->getResults().end());
+    }
+  return derived.contains(body.getTerminator()->getOperand(index));
+}
+
+/// The operands `op`'s result `index` may be written over in place.
+static bool writesInPlace(Operation *op, unsigned index, unsigned operand) {
+  if (auto fusion = dyn_cast<FusionOp>(op))
+    return fusionWritesInPlace(fusion, index, operand);
+  return op->hasTrait<mlir::OpTrait::Elementwise>() &&
+         op->getNumRegions() == 0;
 }
 
 LiveBytes::LiveBytes(Block &block) {
@@ -50,9 +80,38 @@ LiveBytes::LiveBytes(Block &block) {
     for (Value result : op->getResults())
       addRange(result, i);
   }
+  llvm::DenseSet<Value> returned;
   if (!block.empty() && block.back().hasTrait<mlir::OpTrait::IsTerminator>())
-    for (Value operand : block.back().getOperands())
+    for (Value operand : block.back().getOperands()) {
       read(operand, numOps);
+      returned.insert(rootOf(operand));
+    }
+
+  // In place: a result takes the storage of an operand of the same size
+  // that dies at its op (not an argument's, not a view, one result each).
+  for (auto [i, op] : llvm::enumerate(ops)) {
+    if (isStorageView(op))
+      continue;
+    for (OpResult result : op->getResults()) {
+      if (returned.contains(result))
+        continue;
+      int64_t bytes = ranges[rangeIndex.lookup(result)].bytes;
+      for (OpOperand &operand : op->getOpOperands()) {
+        Value value = operand.get();
+        auto found = rangeIndex.find(value);
+        if (found == rangeIndex.end())
+          continue; // a view
+        StorageRange &range = ranges[found->second];
+        if (range.reused || range.begin < 0 ||
+            range.end != static_cast<int64_t>(i) || range.bytes != bytes ||
+            !writesInPlace(op, result.getResultNumber(),
+                           operand.getOperandNumber()))
+          continue;
+        range.reused = true;
+        break;
+      }
+    }
+  }
 
   // A difference array: +bytes where a range begins, -bytes after it ends.
   std::vector<int64_t> delta(ops.size() + 1, 0);
@@ -60,8 +119,8 @@ LiveBytes::LiveBytes(Block &block) {
     if (range.end < 0)
       continue;
     delta[std::max<int64_t>(range.begin, 0)] += range.bytes;
-    if (range.end + 1 <= numOps)
-      delta[range.end + 1] -= range.bytes;
+    if (range.freedAt() <= numOps)
+      delta[range.freedAt()] -= range.bytes;
   }
   timeline.resize(ops.size());
   int64_t live = 0;

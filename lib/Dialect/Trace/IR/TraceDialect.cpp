@@ -69,3 +69,8 @@ bool TraceDialect::isBufferUpdate(FunctionOpInterface func, unsigned i) {
   auto role = func.getResultAttrOfType<StringAttr>(i, kRoleAttrName);
   return role && role.getValue() == kBufferUpdateRole;
 }
+
+bool TraceDialect::isBuffer(FunctionOpInterface func, unsigned i) {
+  auto role = func.getArgAttrOfType<StringAttr>(i, kRoleAttrName);
+  return role && role.getValue() == kBufferRole;
+}

@@ -48,35 +48,6 @@ std::string slotName(func::FuncOp func, unsigned index, bool result) {
   return (result ? "result" : "arg") + std::to_string(index);
 }
 
-/// Moves the bodies of checkpoint and fusion regions into the enclosing
-/// block, innermost first, so the function is one flat block of ops. A
-/// checkpoint region's kRematAttrName goes onto the ops inside it that have
-/// none (an inner region's, already copied, wins).
-void inlineRegions(func::FuncOp func) {
-  SmallVector<Operation *> regionOps;
-  func.walk<WalkOrder::PostOrder>([&](Operation *op) {
-    if (isa<CheckpointOp, FusionOp>(op))
-      regionOps.push_back(op);
-  });
-  for (Operation *op : regionOps) {
-    Block &body = op->getRegion(0).front();
-    auto yield = cast<YieldOp>(body.getTerminator());
-    if (Attribute policy = op->getAttr(kRematAttrName))
-      for (Operation &inner : body.without_terminator())
-        if (!inner.hasAttr(kRematAttrName))
-          inner.setAttr(kRematAttrName, policy);
-    for (auto [arg, input] :
-         llvm::zip_equal(body.getArguments(), op->getOperands()))
-      arg.replaceAllUsesWith(input);
-    for (auto [result, value] :
-         llvm::zip_equal(op->getResults(), yield.getValues()))
-      result.replaceAllUsesWith(value);
-    yield.erase();
-    op->getBlock()->getOperations().splice(op->getIterator(),
-                                           body.getOperations());
-    op->erase();
-  }
-}
 
 /// Marks (kCheckpointedAttrName) the ops inside checkpoint regions whose
 /// results are recomputed in backward rather than saved. A value is
@@ -296,6 +267,32 @@ std::string residualName(func::FuncOp f, Value value, unsigned index) {
 }
 
 } // namespace
+
+void mlir::trace::inlineRegions(func::FuncOp func) {
+  SmallVector<Operation *> regionOps;
+  func.walk<WalkOrder::PostOrder>([&](Operation *op) {
+    if (isa<CheckpointOp, FusionOp>(op))
+      regionOps.push_back(op);
+  });
+  for (Operation *op : regionOps) {
+    Block &body = op->getRegion(0).front();
+    auto yield = cast<YieldOp>(body.getTerminator());
+    if (Attribute policy = op->getAttr(kRematAttrName))
+      for (Operation &inner : body.without_terminator())
+        if (!inner.hasAttr(kRematAttrName))
+          inner.setAttr(kRematAttrName, policy);
+    for (auto [arg, input] :
+         llvm::zip_equal(body.getArguments(), op->getOperands()))
+      arg.replaceAllUsesWith(input);
+    for (auto [result, value] :
+         llvm::zip_equal(op->getResults(), yield.getValues()))
+      result.replaceAllUsesWith(value);
+    yield.erase();
+    op->getBlock()->getOperations().splice(op->getIterator(),
+                                           body.getOperations());
+    op->erase();
+  }
+}
 
 /// Saving an operand-free source would hold a whole tensor of known values;
 /// @f_bwd rebuilds it, inside a checkpoint region or not.
@@ -606,7 +603,7 @@ LogicalResult differentiate(func::FuncOp func, SymbolTable &symbols,
     return func.emitError() << "trace-autodiff needs a single-block function";
 
   // The signature: f's arguments, then a cotangent per float result;
-  // f's results, then a gradient per float argument.
+  // f's results, then a gradient per float argument but the buffers.
   FunctionType type = func.getFunctionType();
   SmallVector<Type> argTypes(type.getInputs());
   SmallVector<unsigned> floatResults, floatArgs;
@@ -617,9 +614,11 @@ LogicalResult differentiate(func::FuncOp func, SymbolTable &symbols,
       floatResults.push_back(i);
       argTypes.push_back(t);
     }
+  // A buffer (the attention mask, batch_norm's running statistics) is
+  // state, not a parameter: it gets no gradient, as in torch.
   SmallVector<Type> resultTypes(type.getResults());
   for (auto [i, t] : llvm::enumerate(type.getInputs()))
-    if (isFloatTensor(t)) {
+    if (isFloatTensor(t) && !TraceDialect::isBuffer(func, i)) {
       floatArgs.push_back(i);
       resultTypes.push_back(t);
     }

@@ -14,6 +14,7 @@
 #include "trace/Dialect/Trace/Analysis/LiveBytes.h"
 #include "trace/Dialect/Trace/Transforms/Passes.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/Format.h"
@@ -115,7 +116,7 @@ Schedule walkSchedule(func::FuncOp func, bool isBackward) {
     if (callers || range.end < 0)
       continue;
     delta[std::max<int64_t>(range.begin, 0)] += range.bytes;
-    delta[std::min(range.end + 1, numOps + 1)] -= range.bytes;
+    delta[std::min(range.freedAt(), numOps + 1)] -= range.bytes;
   }
   int64_t allocated = 0, peakAt = -1;
   for (int64_t i = 0; i <= numOps; ++i) {
@@ -131,7 +132,8 @@ Schedule walkSchedule(func::FuncOp func, bool isBackward) {
                                               arg.getArgNumber(),
                                               kForwardArgumentAttrName));
     if (callers || range.end < 0 || peakAt < 0 ||
-        std::max<int64_t>(range.begin, 0) > peakAt || range.end < peakAt)
+        std::max<int64_t>(range.begin, 0) > peakAt ||
+        range.freedAt() <= peakAt)
       continue;
     s.atPeak.push_back({nameOf(func, range.root), range.bytes, range.begin,
                         range.end});
@@ -152,6 +154,10 @@ struct Report {
   /// everything else the backward reads saved), rebuilt for comparison when
   /// @f_grad is present: the schedule before trace-remat and trace-schedule.
   std::unique_ptr<Report> beforeRemat;
+  /// Whether that @f_grad was fused, and its forward's ops put back before
+  /// the trace.forward_end (unfuse): forward ops trace-fuse moved into a
+  /// backward group then count as recomputed.
+  bool fromFused = false;
 };
 
 Report analyze(func::FuncOp f, func::FuncOp fwd, func::FuncOp bwd) {
@@ -180,12 +186,56 @@ Report analyze(func::FuncOp f, func::FuncOp fwd, func::FuncOp bwd) {
 
 /// trace-autodiff's split of `grad` (built from `f`), rebuilt in a scratch
 /// module and measured; null if it cannot be rebuilt.
+/// Undoes what trace-fuse did to a fused @f_grad, so trace-autodiff's split
+/// can be rebuilt from it: the fusions are flattened, and the producers of
+/// f's results, which trace-fuse may have put in a group after the
+/// trace.forward_end (a group holding forward and backward ops sits where
+/// its last op was), go back before it in their order. Fails if one of
+/// them reads a cotangent.
+LogicalResult unfuse(func::FuncOp grad, unsigned numArgs,
+                     unsigned numResults) {
+  inlineRegions(grad);
+  Block &block = grad.getBody().front();
+  Operation *end = *block.getOps<ForwardEndOp>().begin();
+  BackwardSliceOptions options;
+  options.inclusive = true;
+  options.filter = [&](Operation *op) { return end->isBeforeInBlock(op); };
+  SetVector<Operation *> slice;
+  for (Value result :
+       block.getTerminator()->getOperands().take_front(numResults))
+    if (Operation *def = result.getDefiningOp();
+        def && end->isBeforeInBlock(def) &&
+        failed(getBackwardSlice(def, &slice, options)))
+      return failure();
+  SmallVector<Operation *> moved(slice.begin(), slice.end());
+  llvm::sort(moved, [](Operation *a, Operation *b) {
+    return a->isBeforeInBlock(b);
+  });
+  for (Operation *op : moved) {
+    if (llvm::any_of(op->getOperands(), [&](Value v) {
+          auto arg = dyn_cast<BlockArgument>(v);
+          return arg && arg.getArgNumber() >= numArgs;
+        }))
+      return failure();
+    op->moveBefore(end);
+  }
+  return success();
+}
+
 std::unique_ptr<Report> analyzeBeforeRemat(func::FuncOp f, func::FuncOp grad) {
   OpBuilder builder(f.getContext());
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(builder, f.getLoc());
   builder.setInsertionPointToEnd(scratch->getBody());
   auto fCopy = cast<func::FuncOp>(builder.clone(*f));
   auto gradCopy = cast<func::FuncOp>(builder.clone(*grad));
+  bool fused = false;
+  gradCopy.walk([&](FusionOp) {
+    fused = true;
+    return WalkResult::interrupt();
+  });
+  if (fused && failed(unfuse(gradCopy, f.getNumArguments(),
+                             f.getNumResults())))
+    return nullptr;
   SymbolTable symbols(*scratch);
   FailureOr<SplitSummary> split = splitForwardBackward(
       fCopy, gradCopy,
@@ -196,8 +246,10 @@ std::unique_ptr<Report> analyzeBeforeRemat(func::FuncOp f, func::FuncOp grad) {
   FailureOr<Derivatives> derivatives = lookupDerivatives(fCopy, symbols);
   if (failed(derivatives))
     return nullptr;
-  return std::make_unique<Report>(
+  auto report = std::make_unique<Report>(
       analyze(fCopy, derivatives->fwd, derivatives->bwd));
+  report->fromFused = fused;
+  return report;
 }
 
 std::string withCommas(int64_t v) {
@@ -244,7 +296,9 @@ void printTable(llvm::raw_ostream &os, ArrayRef<Report> reports,
        << " of activations, " << withCommas(r.savedArgumentBytes)
        << " of arguments)\n";
     if (const Report *before = r.beforeRemat.get())
-      os << "  before trace-remat (trace-autodiff's split): "
+      os << "  before trace-remat (trace-autodiff's split"
+         << (before->fromFused ? ", rebuilt from the fused @f_grad" : "")
+         << "): "
          << withCommas(before->savedActivationBytes)
          << " bytes of activations saved, peak live bytes "
          << withCommas(before->forward.peakBytes) << " / "
@@ -299,6 +353,7 @@ void printJson(llvm::raw_ostream &os, ArrayRef<Report> reports) {
     if (r.beforeRemat) {
       llvm::json::Object before = reportJson(*r.beforeRemat);
       before.erase("name");
+      before["from_fused_grad"] = r.beforeRemat->fromFused;
       object["before_remat"] = std::move(before);
     }
     functions.push_back(std::move(object));

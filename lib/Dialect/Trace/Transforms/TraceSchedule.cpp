@@ -8,9 +8,12 @@
 //     not read there is dropped and computed again, from values live at its
 //     next reader, just before that reader. Its producers are cloned with it
 //     when their own values are dead by then (a chain of at most
-//     `max-chain` ops). The candidate that lowers the peak most is taken
-//     (fewest FLOPs on ties); a split that does not lower (peak, live-byte
-//     area) is undone. This is what bounds the backward's peak under tight
+//     `max-chain` ops; a matmul only with a short contraction, as
+//     attention's scores). The clones read the rest through
+//     trace.optimization_barrier, which keeps the pipelines' CSE from
+//     merging them with the originals. The candidate that lowers the peak
+//     most is taken (fewest FLOPs on ties); a split that does not lower
+//     (peak, live-byte area) is undone. This is what bounds the backward's peak under tight
 //     trace-remat budgets: a value recomputed once for the first backward op
 //     that needs it would otherwise stay live until its last reader.
 //  2. Reordering: a greedy list schedule that runs, among the ready ops, the
@@ -64,9 +67,11 @@ int64_t flopsOf(Operation *op) {
 class Splitter {
 public:
   Splitter(Block &block, int64_t maxChain, int64_t maxFlopsPerElement,
-           int64_t flopBudget)
+           int64_t maxMatmulFlopsPerElement, int64_t flopBudget)
       : block(block), maxChain(maxChain),
-        maxFlopsPerElement(maxFlopsPerElement), flopBudget(flopBudget) {}
+        maxFlopsPerElement(maxFlopsPerElement),
+        maxMatmulFlopsPerElement(maxMatmulFlopsPerElement),
+        flopBudget(flopBudget) {}
 
   /// Splits until no split lowers the peak; returns the ops cloned.
   int64_t run();
@@ -87,7 +92,7 @@ private:
   };
   /// A split made in the IR, to undo it.
   struct Applied {
-    SmallVector<Operation *> clones;
+    SmallVector<Operation *> clones, barriers;
     SmallVector<std::tuple<Operation *, unsigned, Value>> redirected;
   };
   static constexpr size_t kBatch = 8;
@@ -96,21 +101,28 @@ private:
   void undo(Applied &done);
 
   /// Whether `op` may be computed a second time: pure, one result, no
-  /// regions, not a matmul, not pinned by a must_save policy, and at most
-  /// `maxFlopsPerElement` FLOPs per element it produces.
+  /// regions, not a convolution, not pinned by a must_save policy, and at
+  /// most `maxFlopsPerElement` FLOPs per element it produces
+  /// (`maxMatmulFlopsPerElement` for a matmul).
   bool isRecomputable(Operation *op) const;
   bool plan(const LiveBytes &live, const StorageRange &range, int64_t peak,
             Candidate &candidate) const;
 
   Block &block;
-  int64_t maxChain, maxFlopsPerElement, flopBudget;
+  int64_t maxChain, maxFlopsPerElement, maxMatmulFlopsPerElement, flopBudget;
   int64_t extraFlops = 0;
 };
 
 bool Splitter::isRecomputable(Operation *op) const {
   if (op->getNumResults() != 1 || op->getNumRegions() != 0 ||
       op->hasTrait<mlir::OpTrait::IsTerminator>() || !isMemoryEffectFree(op) ||
-      isa<MatmulOp, ConvolutionOp>(op))
+      isa<ConvolutionOp>(op))
+    return false;
+  if (isa<MatmulOp>(op) &&
+      flopsOf(op) >
+          maxMatmulFlopsPerElement *
+              cast<RankedTensorType>(op->getResult(0).getType())
+                  .getNumElements())
     return false;
   if (auto policy = op->getAttrOfType<StringAttr>(kRematAttrName))
     if (policy.getValue() == "must_save")
@@ -267,10 +279,15 @@ int64_t Splitter::run() {
              llvm::reverse(llvm::zip(batch, applied))) {
           extraFlops += candidate->flops;
           numCloned += static_cast<int64_t>(done.clones.size());
+          bool moved = true;
           for (auto [original, clone] :
                llvm::reverse(llvm::zip(candidate->chain, done.clones))) {
-            if (erased.contains(original) || !isOpTriviallyDead(original))
+            if (erased.contains(original))
               continue;
+            if (!isOpTriviallyDead(original)) {
+              moved = false;
+              continue;
+            }
             if (!original->hasAttr(kRecomputedAttrName))
               clone->removeAttr(kRecomputedAttrName);
             extraFlops -= flopsOf(original);
@@ -278,6 +295,12 @@ int64_t Splitter::run() {
             erased.insert(original);
             original->erase();
           }
+          // A chain moved whole has no original left to be merged with.
+          if (moved)
+            for (Operation *barrier : done.barriers) {
+              barrier->getResult(0).replaceAllUsesWith(barrier->getOperand(0));
+              barrier->erase();
+            }
         }
         if (!erased.empty())
           next = std::make_unique<LiveBytes>(block);
@@ -304,6 +327,21 @@ Splitter::Applied Splitter::apply(const Candidate &candidate) {
   Applied done;
   OpBuilder builder(candidate.insertBefore);
   IRMapping map;
+  // The chain reads what it does not clone through a barrier: otherwise
+  // the CSE after trace-to-linalg finds the clones equal to the originals
+  // (same ops, same operands) and merges them, undoing the split.
+  llvm::SmallDenseSet<Operation *, 16> inChain(candidate.chain.begin(),
+                                               candidate.chain.end());
+  for (Operation *op : candidate.chain)
+    for (Value operand : op->getOperands()) {
+      Operation *producer = operand.getDefiningOp();
+      if ((producer && inChain.contains(producer)) || map.contains(operand))
+        continue;
+      auto barrier =
+          OptimizationBarrierOp::create(builder, op->getLoc(), operand);
+      done.barriers.push_back(barrier);
+      map.map(operand, barrier.getResult());
+    }
   for (Operation *op : candidate.chain) {
     Operation *clone = builder.clone(*op, map);
     clone->setAttr(kRecomputedAttrName, builder.getUnitAttr());
@@ -322,6 +360,8 @@ void Splitter::undo(Applied &done) {
     user->setOperand(operand, value);
   for (Operation *clone : llvm::reverse(done.clones))
     clone->erase();
+  for (Operation *barrier : done.barriers)
+    barrier->erase();
 }
 
 /// An op order for `block` by greedy list scheduling (step 2 above);
@@ -492,6 +532,7 @@ struct TraceSchedulePass final
     int64_t cloned = 0, extraFlops = 0;
     if (split) {
       Splitter splitter(block, maxChain, maxFlopsPerElement,
+                        maxMatmulFlopsPerElement,
                         static_cast<int64_t>(maxExtraFlops * double(total)));
       cloned = splitter.run();
       extraFlops = splitter.getExtraFlops();

@@ -7,6 +7,11 @@
 // RUN: trace-opt %s --split-input-file --trace-schedule="split=0" | FileCheck %s --check-prefix=REORDER
 // RUN: trace-opt %s --split-input-file --trace-schedule="split=0 report" -o /dev/null 2>&1 | FileCheck %s --check-prefix=RREMARK
 // RUN: trace-opt %s --split-input-file --trace-schedule="max-extra-flops=0 reorder=0 report" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOFLOPS
+// RUN: trace-opt %s --split-input-file --trace-schedule="reorder=0 max-matmul-flops-per-element=16 report" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOSHORT
+// RUN: trace-opt %s --split-input-file --trace-schedule="reorder=0 max-extra-flops=10 report" -o /dev/null 2>&1 | FileCheck %s --check-prefix=LONGMM
+// RUN: trace-opt %s --split-input-file --trace-schedule="reorder=0 max-extra-flops=10 max-matmul-flops-per-element=256 report" -o /dev/null 2>&1 | FileCheck %s --check-prefix=LONGMM256
+// RUN: trace-opt %s --split-input-file --trace-schedule="reorder=0" --trace-to-linalg="keep-barriers" --cse --trace-erase-barriers | FileCheck %s --check-prefix=BARRIER
+// RUN: trace-opt %s --split-input-file --trace-schedule="reorder=0" --trace-to-linalg --cse | FileCheck %s --check-prefix=MERGED
 
 // @recompute: exp(broadcast a) (4,096 bytes) is read before the peak (the
 // 16,384-byte product) and after it. Before: at the product, b, c, cs and
@@ -21,9 +26,23 @@
 // SPLIT: %[[BIG:.*]] = trace.mul %arg1
 // SPLIT-NEXT: %[[S:.*]] = trace.reduce_sum %[[BIG]]
 // SPLIT-NEXT: %[[SB:.*]] = trace.broadcast_in_dim %[[S]]
-// SPLIT-NEXT: %[[AB2:.*]] = trace.broadcast_in_dim %arg0, dims = [1] {trace.recomputed}
+// The recomputation reads a through a barrier, so the CSE after lowering
+// (BARRIER below) does not merge it with the first exp again.
+// SPLIT-NEXT: %[[A:.*]] = trace.optimization_barrier %arg0
+// SPLIT-NEXT: %[[AB2:.*]] = trace.broadcast_in_dim %[[A]], dims = [1] {trace.recomputed}
 // SPLIT-NEXT: %[[C2:.*]] = trace.exp %[[AB2]] {trace.recomputed}
 // SPLIT-NEXT: trace.mul %[[SB]], %[[C2]]
+// BARRIER-LABEL: func.func @recompute
+// BARRIER-COUNT-2: math.exp
+// BARRIER-NOT: math.exp
+// BARRIER-NOT: optimization_barrier
+// BARRIER: return
+// Without the barrier (trace-to-linalg's default replaces it by its
+// operand), CSE merges the two and the split is undone.
+// MERGED-LABEL: func.func @recompute
+// MERGED-COUNT-1: math.exp
+// MERGED-NOT: math.exp
+// MERGED: return
 // No FLOPs to spend: nothing is recomputed.
 // NOFLOPS: remark: trace-schedule @recompute: peak live bytes 37888 -> 37888; 0 ops recomputed again, 0 FLOPs
 func.func @recompute(%a: tensor<256xf32>, %b: tensor<16x256xf32>) -> tensor<4x256xf32> {
@@ -58,7 +77,7 @@ func.func @pinned(%a: tensor<256xf32>, %b: tensor<16x256xf32>) -> tensor<4x256xf
 
 // @moved: exp(broadcast a) (4,096 bytes) is read only after the peak, so
 // the split moves it there (its original has no reader left and is
-// erased): no FLOPs added. Before, at the product: b, e and the product,
+// erased, and with it the barrier): no FLOPs added. Before, at the product: b, e and the product,
 // 16,384 + 4,096 + 16,384 = 36,864. After: a (1,024) stays live instead of
 // e: 33,792.
 // SREMARK: remark: trace-schedule @moved: peak live bytes 36864 -> 33792; 0 ops recomputed again, 0 FLOPs
@@ -101,18 +120,92 @@ func.func @reorder(%a: tensor<256xf32>) -> (tensor<f32>, tensor<f32>) {
 
 // -----
 
-// @matmul: a matmul is never computed twice, however long it lives.
+// @matmul: a matmul with a long contraction (a 16x128 by 128x16 product:
+// 256 FLOPs per element, above max-matmul-flops-per-element's 128) is
+// never computed twice, however long it lives: the same function as
+// @short_matmul below, where the split pays. With FLOPs to spend
+// (max-extra-flops=10), it is the matmul limit that says no, and raising
+// it to 256 lets the split happen.
+// LONGMM: remark: trace-schedule @matmul: peak live bytes 148484 -> 148484; 0 ops recomputed again
+// LONGMM256: remark: trace-schedule @matmul: peak live bytes 148484 -> 147460; 1 ops recomputed again, 65536 FLOPs
 // SREMARK: remark: trace-schedule @matmul: peak live bytes {{[0-9]+}} -> {{[0-9]+}}; 0 ops recomputed again, 0 FLOPs
 // SPLIT-LABEL: func.func @matmul
 // SPLIT-COUNT-1: trace.matmul
 // SPLIT-NOT: trace.matmul
-func.func @matmul(%a: tensor<16x16xf32>, %b: tensor<64x256xf32>) -> tensor<16x16xf32> {
-  %m = trace.matmul %a, %a : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
-  %n = trace.neg %m : tensor<16x16xf32>
-  %big = trace.mul %b, %b : tensor<64x256xf32>
+func.func @matmul(%a: tensor<16x128xf32>, %at: tensor<128x16xf32>, %b: tensor<64x256xf32>) -> (tensor<16x16xf32>, tensor<16x128xf32>, tensor<128x16xf32>) {
+  %m = trace.matmul %a, %at : tensor<16x128xf32>, tensor<128x16xf32> -> tensor<16x16xf32>
+  %ms = trace.reduce_sum %m dims = [0, 1] : tensor<16x16xf32> -> tensor<f32>
+  %msb = trace.broadcast_in_dim %ms, dims = [] : tensor<f32> -> tensor<64x256xf32>
+  %big = trace.mul %b, %msb : tensor<64x256xf32>
   %s = trace.reduce_sum %big dims = [0, 1] : tensor<64x256xf32> -> tensor<f32>
   %sb = trace.broadcast_in_dim %s, dims = [] : tensor<f32> -> tensor<16x16xf32>
-  %t = trace.add %sb, %n : tensor<16x16xf32>
-  %r = trace.mul %t, %m : tensor<16x16xf32>
-  return %r : tensor<16x16xf32>
+  %r = trace.mul %sb, %m : tensor<16x16xf32>
+  return %r, %a, %at : tensor<16x16xf32>, tensor<16x128xf32>, tensor<128x16xf32>
+}
+
+// -----
+
+// @short_matmul: a 16x16 by 16x16 product (32 FLOPs per element;
+// attention's scores take 2 x the head dim) that the peak's operand is
+// computed from and the last mul reads again: m is dropped after its sum
+// and computed again from a (returned, so live anyway), read through a
+// barrier, for the last mul.
+// SREMARK: remark: trace-schedule @short_matmul: peak live bytes {{[0-9]+}} -> {{[0-9]+}}; 1 ops recomputed again, 8192 FLOPs
+// SPLIT-LABEL: func.func @short_matmul
+// SPLIT: trace.matmul %arg0, %arg0 :
+// SPLIT: %[[A:.*]] = trace.optimization_barrier %arg0
+// SPLIT-NEXT: %[[M:.*]] = trace.matmul %[[A]], %[[A]] {trace.recomputed}
+// SPLIT-NEXT: trace.mul %{{.*}}, %[[M]]
+// Limited to 16 FLOPs per element, it is not recomputed.
+// NOSHORT: remark: trace-schedule @short_matmul: peak live bytes {{[0-9]+}} -> {{[0-9]+}}; 0 ops recomputed again
+func.func @short_matmul(%a: tensor<16x16xf32>, %b: tensor<64x256xf32>) -> (tensor<16x16xf32>, tensor<16x16xf32>) {
+  %m = trace.matmul %a, %a : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+  %ms = trace.reduce_sum %m dims = [0, 1] : tensor<16x16xf32> -> tensor<f32>
+  %msb = trace.broadcast_in_dim %ms, dims = [] : tensor<f32> -> tensor<64x256xf32>
+  %big = trace.mul %b, %msb : tensor<64x256xf32>
+  %s = trace.reduce_sum %big dims = [0, 1] : tensor<64x256xf32> -> tensor<f32>
+  %sb = trace.broadcast_in_dim %s, dims = [] : tensor<f32> -> tensor<16x16xf32>
+  %r = trace.mul %sb, %m : tensor<16x16xf32>
+  return %r, %a : tensor<16x16xf32>, tensor<16x16xf32>
+}
+
+// -----
+
+// @in_place: the memory model's in-place writes (tensor<16x16xf32> is
+// 1,024 bytes; a is read again at the end). exp reads the argument a,
+// which is never overwritten: a + t = 2,048. neg reads t last and writes
+// over it, and so does the loop fusion computing exp of u elementwise:
+// 2,048 still (3,072 if each allocated before its operand's free), and
+// so does f * a.
+// INPLACE: remark: trace-schedule @in_place: peak live bytes 2048 -> 2048;
+// @transposed: the same, but the fusion reads u through a transpose, so it
+// cannot write over u (an element of u is read where another is written):
+// a + u + f = 3,072.
+// INPLACE: remark: trace-schedule @transposed: peak live bytes 3072 -> 3072;
+// RUN: trace-opt %s --split-input-file --trace-schedule="split=0 reorder=0 report" -o /dev/null 2>&1 | FileCheck %s --check-prefix=INPLACE
+func.func @in_place(%a: tensor<16x16xf32>) -> tensor<f32> {
+  %t = trace.exp %a : tensor<16x16xf32>
+  %u = trace.neg %t : tensor<16x16xf32>
+  %f = trace.fusion "loop_0" ins(%x = %u : tensor<16x16xf32>) -> tensor<16x16xf32> {
+    %y = trace.exp %x : tensor<16x16xf32>
+    trace.yield %y : tensor<16x16xf32>
+  }
+  %m = trace.mul %f, %a : tensor<16x16xf32>
+  %r = trace.reduce_sum %m dims = [0, 1] : tensor<16x16xf32> -> tensor<f32>
+  return %r : tensor<f32>
+}
+
+// -----
+
+func.func @transposed(%a: tensor<16x16xf32>) -> tensor<f32> {
+  %t = trace.exp %a : tensor<16x16xf32>
+  %u = trace.neg %t : tensor<16x16xf32>
+  %f = trace.fusion "loop_0" ins(%x = %u : tensor<16x16xf32>) -> tensor<16x16xf32> {
+    %y = trace.transpose %x, perm = [1, 0] : tensor<16x16xf32> -> tensor<16x16xf32>
+    %z = trace.exp %y : tensor<16x16xf32>
+    trace.yield %z : tensor<16x16xf32>
+  }
+  %m = trace.mul %f, %a : tensor<16x16xf32>
+  %r = trace.reduce_sum %m dims = [0, 1] : tensor<16x16xf32> -> tensor<f32>
+  return %r : tensor<f32>
 }

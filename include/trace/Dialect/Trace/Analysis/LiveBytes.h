@@ -5,7 +5,8 @@
 // allocation of its static size; a view (trace.reshape, trace.transpose, ...)
 // shares its operand's storage; a storage is freed after the last op that
 // reads it or any view of it; block arguments are live from the start until
-// their last reader; values the terminator returns stay live to the end.
+// their last reader; values the terminator returns stay live to the end;
+// an elementwise result may take the storage of an operand that dies there.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,11 +29,21 @@ bool isStorageView(Operation *op);
 /// of it), the number of ops if the terminator returns it, and `begin` for
 /// a result nothing reads (allocated and freed by its op). An argument
 /// nothing reads has `end` = -1.
+///
+/// A storage that `end`'s op overwrites is `reused`: an elementwise op (or a
+/// fusion computing a result elementwise from it) reading it last, with a
+/// result of the same size that is not returned, writes that result over it
+/// in place, as one-shot bufferization does with a dying input of the same
+/// type. Its bytes then count as freed when that op allocates.
 struct StorageRange {
   Value root;
   int64_t bytes = 0;
   int64_t begin = -1;
   int64_t end = -1;
+  bool reused = false;
+
+  /// The first op at which the storage no longer counts.
+  int64_t freedAt() const { return reused ? end : end + 1; }
 };
 
 /// Live ranges and the live-bytes timeline of a block.

@@ -59,12 +59,16 @@ def Trace_Dialect : Dialect {
     /// a result "buffer_update" is the new value of the buffer its
     /// trace.name names (batch_norm's running statistics, a counter's
     /// add_), which a training step writes back. Such results get no
-    /// cotangent.
+    /// cotangent, and buffers get no gradient (torch's buffers do not
+    /// require grad).
     static constexpr ::llvm::StringLiteral kRoleAttrName = "trace.role";
+    static constexpr ::llvm::StringLiteral kBufferRole = "buffer";
     static constexpr ::llvm::StringLiteral kBufferUpdateRole =
         "buffer_update";
     /// Whether result `i` of `func` is a buffer's update (kRoleAttrName).
     static bool isBufferUpdate(::mlir::FunctionOpInterface func, unsigned i);
+    /// Whether argument `i` of `func` is a buffer (kRoleAttrName).
+    static bool isBuffer(::mlir::FunctionOpInterface func, unsigned i);
 
   private:
     /// Defined in TraceAttrs.cpp, where the attribute storage classes are.

@@ -627,6 +627,28 @@ def Trace_StopGradientOp : Trace_ComputeOp<"stop_gradient", [
   let assemblyFormat = "$operand attr-dict `:` type($result)";
 }
 
+def Trace_OptimizationBarrierOp : Trace_Op<"optimization_barrier", [Pure,
+    SameOperandsAndResultType, Trace_ViewTrait]> {
+  let summary = "The operand's value, which common-subexpression elimination "
+                "cannot see through";
+  let description = [{
+    ```mlir
+    %b = trace.optimization_barrier %x : tensor<4x8xf32>
+    ```
+    `trace-schedule` reads the values a recomputation starts from through
+    one, as JAX's remat does with XLA's `opt-barrier`: the recomputed ops
+    then have other operands than the originals, and the CSE after
+    `trace-to-linalg` cannot merge the copies again (which would undo the
+    split). It is a view: it computes and allocates nothing.
+    `trace-to-linalg` replaces it by its operand (the export format holds
+    no trace ops); with `keep-barriers` it stays, and the CPU and GPU
+    pipelines erase it after their CSE (`trace-erase-barriers`).
+  }];
+  let arguments = (ins Trace_Tensor:$operand);
+  let results = (outs Trace_Tensor:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($result)";
+}
+
 //===----------------------------------------------------------------------===//
 // Region ops
 //===----------------------------------------------------------------------===//

@@ -95,6 +95,12 @@ splitForwardBackward(func::FuncOp f, func::FuncOp grad,
                      function_ref<bool(Operation *)> recompute,
                      SymbolTable &symbols, bool printSaved);
 
+/// Moves the bodies of checkpoint and fusion regions into the enclosing
+/// block, innermost first, so the function is one flat block of ops. A
+/// checkpoint region's kRematAttrName goes onto the ops inside it that have
+/// none (an inner region's, already copied, wins).
+void inlineRegions(func::FuncOp func);
+
 } // namespace mlir::trace
 
 #endif // TRACE_DIALECT_TRACE_TRANSFORMS_AUTODIFF_H

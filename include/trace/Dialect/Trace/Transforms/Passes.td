@@ -232,9 +232,16 @@ def TraceSchedulePass : Pass<"trace-schedule", "func::FuncOp"> {
        schedule) goes down; repeated until nothing helps or the clones
        reach `max-extra-flops` times the function's FLOPs. Only pure
        single-result ops of at most `max-flops-per-element` FLOPs per
-       element they produce are cloned; never `trace.matmul`,
-       `trace.convolution` or an op with
-       `trace.remat = "must_save"`. Clones carry `trace.recomputed`.
+       element they produce are cloned; a `trace.matmul` only if its
+       contraction is short (at most `max-matmul-flops-per-element`:
+       attention's scores q k^T, computed again from q and k rather than
+       held through the layer's MLP backward); never `trace.convolution`
+       or an op with
+       `trace.remat = "must_save"`. Clones carry `trace.recomputed`, and
+       read what they do not clone through a `trace.optimization_barrier`
+       (dropped when the chain was moved whole), so the CSE after
+       `trace-to-linalg` in the CPU and GPU pipelines does not merge them
+       with the originals again.
     2. Reordering: greedy list scheduling that runs the ready op adding the
        fewest bytes (two rankings are tried), as PyTorch Inductor's
        `reorder_for_peak_memory`; the given order is kept when neither is
@@ -255,6 +262,10 @@ def TraceSchedulePass : Pass<"trace-schedule", "func::FuncOp"> {
            "Most ops one split clones">,
     Option<"maxFlopsPerElement", "max-flops-per-element", "int64_t", "256",
            "Ops above this many FLOPs per element produced are not cloned">,
+    Option<"maxMatmulFlopsPerElement", "max-matmul-flops-per-element",
+           "int64_t", "128",
+           "A matmul above this many FLOPs per element (twice its "
+           "contraction) is not cloned">,
     Option<"maxExtraFlops", "max-extra-flops", "double", "0.25",
            "FLOPs the splits may add, as a fraction of the function's">,
     Option<"report", "report", "bool", "false",
