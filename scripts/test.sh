@@ -23,7 +23,7 @@ log "Running the test suite"
 results="$TRACE_BUILD_DIR/test-results.xml"
 rm -f "$results"
 status=0
-"$LLVM_PREFIX/bin/lit" -s --xunit-xml-output="$results" "$@" \
+"$LLVM_PREFIX/bin/lit" -sv --xunit-xml-output="$results" "$@" \
   "$TRACE_BUILD_DIR/test" || status=$?
 
 # lit's own summary is above; this line is the one CI reads.

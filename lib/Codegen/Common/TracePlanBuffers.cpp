@@ -167,8 +167,13 @@ SmallVector<Release> planReleases(ArrayRef<Buffer> buffers,
       size_t j = i + 1;
       while (j < pending.size() && pending[j] == pending[j - 1] + 1)
         ++j;
-      releases.push_back({at, pending[i] * kPage,
-                          static_cast<int64_t>(j - i) * kPage});
+      // The arena's last page may be partial: the bytes past its end are
+      // the allocator's (the next block's header), never released.
+      int64_t offset = pending[i] * kPage;
+      releases.push_back(
+          {at, offset,
+           std::min<int64_t>(static_cast<int64_t>(j - i) * kPage,
+                             arenaBytes - offset)});
       i = j;
     }
     pending.clear();

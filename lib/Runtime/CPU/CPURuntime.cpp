@@ -11,6 +11,7 @@
 #include "trace/Runtime/CPURuntime.h"
 #include "trace/Runtime/GemmLayout.h"
 
+#include <algorithm>
 #include <cblas.h>
 #include <cstdint>
 #include <sys/mman.h>
@@ -122,8 +123,12 @@ void _mlir_ciface_trace_rt_release_pages(StridedMemRefType<int8_t, 1> *arena,
   // itself does when it trims; the block stays allocated, and a page read
   // again would read zeros (trace-plan-buffers releases only dead pages).
   static const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
-  auto begin = reinterpret_cast<uintptr_t>(arena->data + arena->offset + offset);
-  uintptr_t end = begin + static_cast<uintptr_t>(bytes);
+  auto base = reinterpret_cast<uintptr_t>(arena->data + arena->offset);
+  int64_t last = std::min(offset + bytes, arena->sizes[0]);
+  if (offset < 0 || last <= offset)
+    return;
+  uintptr_t begin = base + static_cast<uintptr_t>(offset);
+  uintptr_t end = base + static_cast<uintptr_t>(last);
   begin = (begin + page - 1) / page * page;
   end = end / page * page;
   if (end > begin)

@@ -245,3 +245,28 @@ func.func @release(%out: memref<256xf32>) {
   memref.dealloc %b : memref<256x256xf32>
   return
 }
+
+// -----
+
+// release-pages at the arena's end: %tail (262208 bytes, placed after %big)
+// ends 64 bytes into a page the arena holds only part of. Its release stops
+// at the arena's end: the bytes after it are the allocator's.
+// RUN: trace-opt %s -split-input-file -trace-plan-buffers=release-pages -allow-unregistered-dialect | FileCheck %s --check-prefix=TAIL
+// TAIL-LABEL: func @release_tail
+// TAIL: memref.alloc() {alignment = 64 : i64} : memref<1310784xi8>
+// TAIL: linalg.fill {{.*}} outs(%{{.*}} : memref<65552xf32>)
+// TAIL-NEXT: %[[OFF:.*]] = arith.constant 1048576 : index
+// TAIL-NEXT: %[[LEN:.*]] = arith.constant 262208 : index
+// TAIL-NEXT: call @trace_rt_release_pages(%{{.*}}, %[[OFF]], %[[LEN]])
+func.func @release_tail() {
+  %zero = arith.constant 0.0 : f32
+  %big = memref.alloc() : memref<512x512xf32>
+  %tail = memref.alloc() : memref<65552xf32>
+  linalg.fill ins(%zero : f32) outs(%big : memref<512x512xf32>)
+  linalg.fill ins(%zero : f32) outs(%tail : memref<65552xf32>)
+  memref.dealloc %tail : memref<65552xf32>
+  linalg.fill ins(%zero : f32) outs(%big : memref<512x512xf32>)
+  "test.use"(%big) : (memref<512x512xf32>) -> ()
+  memref.dealloc %big : memref<512x512xf32>
+  return
+}
