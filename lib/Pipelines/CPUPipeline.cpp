@@ -144,6 +144,11 @@ void trace::buildCPUPipeline(OpPassManager &pm,
     plan.releasePages = true;
     pm.addPass(trace::createTracePlanBuffersPass(plan));
   }
+  // What the planned buffers make resident (a file only when asked for);
+  // it also drops trace-distinct-results' trace.inputs.
+  trace::TraceResidentReportPassOptions report;
+  report.output = options.residentReport;
+  pm.addPass(trace::createTraceResidentReportPass(report));
   // A function per loop nest, shared by identical nests: LLVM's time then
   // grows with the distinct kernels, not with one function holding them all.
   if (options.outlineKernels && !options.gpuKernels)

@@ -133,7 +133,8 @@ int main(int argc, char **argv) {
       argc, argv,
       "trace-compile: a model to an ahead-of-time training-step library\n\n"
       "  Writes into OUTDIR the IR after each stage (01-import.mlir ...\n"
-      "  06-<target>.mlir), memory-report.{txt,json,svg}, for cuda\n"
+      "  06-<target>.mlir), memory-report.{txt,json,svg} (for cpu with the\n"
+      "  compiled step's predicted peak, from resident.json), for cuda\n"
       "  kernels/<module>.ptx, and lib<NAME>.so with its C header <NAME>.h.\n");
 
   for (auto [off, on, name] :

@@ -118,6 +118,12 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
                      "liveness (trace-plan-buffers) instead of allocating "
                      "each"),
       llvm::cl::init(true)};
+  PassOptions::Option<std::string> residentReport{
+      *this, "resident-report",
+      llvm::cl::desc("Write what each public function's planned buffers "
+                     "make resident, as JSON, to this file "
+                     "(trace-resident-report, after trace-plan-buffers)"),
+      llvm::cl::init("")};
   PassOptions::Option<bool> outlineKernels{
       *this, "outline-kernels",
       llvm::cl::desc("Give each loop nest a function of its own, one per "

@@ -1,6 +1,7 @@
 //===- TraceDistinctResults.cpp - each returned buffer once ---------------===//
 
 #include "trace/Codegen/Common/Passes.h"
+#include "trace/Dialect/Trace/IR/TraceDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -20,7 +21,15 @@ namespace {
 struct TraceDistinctResultsPass final
     : trace::impl::TraceDistinctResultsPassBase<TraceDistinctResultsPass> {
   void runOnOperation() override {
-    WalkResult result = getOperation().walk([&](func::ReturnOp ret) {
+    func::FuncOp function = getOperation();
+    // What follows these arguments after buffer-results-to-out-params is
+    // an out-parameter (the arguments carry no mark of their own then).
+    if (function.isPublic() && !function.isExternal())
+      function->setAttr(
+          trace::TraceDialect::kInputsAttrName,
+          IntegerAttr::get(IntegerType::get(&getContext(), 64),
+                           function.getNumArguments()));
+    WalkResult result = function.walk([&](func::ReturnOp ret) {
       llvm::DenseSet<Value> seen;
       OpBuilder b(ret);
       for (OpOperand &operand : ret->getOpOperands()) {

@@ -39,7 +39,10 @@
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
@@ -277,14 +280,113 @@ LogicalResult writeKernels(ModuleOp module, StringRef dir, unsigned &count) {
 
 /// Adds the target pipeline `build` with the options of `options`; fails if
 /// they do not parse (the parser prints why).
-template <typename PipelineOptions, typename Build>
+template <typename PipelineOptions, typename Build, typename Adjust>
 LogicalResult buildLowering(PassManager &pm, const TraceCompileOptions &options,
-                            Build build) {
+                            Build build, Adjust adjust) {
   auto pipeline = PipelineOptions::createFromString(options.pipelineOptions);
   if (!pipeline)
     return failure();
+  adjust(*pipeline);
   build(pm, *pipeline);
   return success();
+}
+
+/// Adds the compiled step's prediction (trace-resident-report's
+/// `resident`, JSON) to the memory report (`report`.json and .txt): per
+/// fwd/bwd pair of `api`, the step's peak above the weights and inputs,
+/// the larger of @f_fwd's peak and what @f_fwd holds plus @f_bwd's peak.
+LogicalResult addCompiledPrediction(StringRef resident, StringRef reportJson,
+                                    StringRef reportText,
+                                    const capi::Interface &api) {
+  auto read = [](StringRef path) -> std::optional<llvm::json::Value> {
+    auto buffer = llvm::MemoryBuffer::getFile(path);
+    if (!buffer) {
+      error("cannot read '" + path + "': " + buffer.getError().message());
+      return std::nullopt;
+    }
+    llvm::Expected<llvm::json::Value> value =
+        llvm::json::parse((*buffer)->getBuffer());
+    if (!value) {
+      error("'" + path + "' is not JSON: " + toString(value.takeError()));
+      return std::nullopt;
+    }
+    return std::move(*value);
+  };
+  std::optional<llvm::json::Value> simulated = read(resident);
+  std::optional<llvm::json::Value> report = read(reportJson);
+  if (!simulated || !report)
+    return failure();
+  llvm::StringMap<const llvm::json::Object *> byName;
+  if (const llvm::json::Array *functions =
+          simulated->getAsObject()->getArray("functions"))
+    for (const llvm::json::Value &f : *functions)
+      if (const llvm::json::Object *o = f.getAsObject())
+        if (std::optional<StringRef> name = o->getString("name"))
+          byName[*name] = o;
+  auto bytes = [](const llvm::json::Object *o, StringRef key) {
+    return o->getInteger(key).value_or(0);
+  };
+  llvm::json::Array steps;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  auto mb = [](int64_t b) { return llvm::format("%.2f MB", b / 1048576.0); };
+  os << "\nThe compiled step (trace-resident-report, on the planned buffers "
+        "of the code that runs; glibc with 64 KiB blocks and up mapped):\n";
+  // collectCInterface lists each differentiated function's fwd, bwd, grad.
+  for (size_t i = 0; i + 1 < api.functions.size(); i += 3) {
+    const llvm::json::Object *fwd = byName.lookup(api.functions[i].symbol);
+    const llvm::json::Object *bwd = byName.lookup(api.functions[i + 1].symbol);
+    if (!fwd || !bwd)
+      continue;
+    int64_t fwdPeak = bytes(fwd, "peak_bytes"),
+            held = bytes(fwd, "held_bytes"), bwdPeak = bytes(bwd, "peak_bytes");
+    int64_t peak = std::max(fwdPeak, held + bwdPeak);
+    bool modelled = fwd->getBoolean("modelled").value_or(false) &&
+                    bwd->getBoolean("modelled").value_or(false);
+    steps.push_back(llvm::json::Object{
+        {"fwd", api.functions[i].symbol},
+        {"bwd", api.functions[i + 1].symbol},
+        {"modelled", modelled},
+        {"fwd_peak_bytes", fwdPeak},
+        {"fwd_held_bytes", held},
+        {"bwd_peak_bytes", bwdPeak},
+        {"bwd_freed_donated_bytes", bytes(bwd, "freed_donated_bytes")},
+        {"peak_bytes", peak}});
+    os << "  @" << api.functions[i].symbol << " peaks at "
+       << mb(fwdPeak) << " and holds " << mb(held) << " at its return; @"
+       << api.functions[i + 1].symbol << " peaks " << mb(bwdPeak)
+       << " above its entry (" << mb(bytes(bwd, "freed_donated_bytes"))
+       << " of saved values freed as it goes)\n"
+       << "  predicted step peak above the weights and inputs: " << mb(peak)
+       << (modelled ? "" : " (not modelled: a function has more than one "
+                           "block)")
+       << "\n";
+  }
+  report->getAsObject()->insert(
+      {"compiled", llvm::json::Object{{"source", "trace-resident-report"},
+                                      {"steps", std::move(steps)},
+                                      {"functions", std::move(*simulated)}}});
+  auto write = [](StringRef path, auto print, bool append) -> LogicalResult {
+    std::error_code ec;
+    llvm::raw_fd_ostream file(path, ec,
+                              append ? llvm::sys::fs::OF_Append
+                                     : llvm::sys::fs::OF_None);
+    if (!ec) {
+      print(file);
+      file.close();
+      ec = file.error();
+    }
+    if (ec)
+      error("cannot write '" + path + "': " + ec.message());
+    return failure(bool(ec));
+  };
+  return success(
+      succeeded(write(
+          reportJson,
+          [&](raw_ostream &out) { out << llvm::formatv("{0:2}\n", *report); },
+          false)) &&
+      succeeded(write(
+          reportText, [&](raw_ostream &out) { out << text; }, true)));
 }
 
 std::string findCompiler(StringRef requested) {
@@ -367,20 +469,27 @@ int mlir::trace::compileTrainingStep(const TraceCompileOptions &options) {
       return 1;
     stagePMs.push_back(std::move(pm));
   }
+  StagingDir staging;
+  if (failed(makeStaging(out, staging)))
+    return 1;
   StringRef lowerStage = cuda ? "gpu-pipeline" : "cpu-pipeline";
   PassManager lowerPM(&context);
-  if (failed(cuda ? buildLowering<GPUPipelineOptions>(lowerPM, options,
-                                                       buildGPUPipeline)
-                  : buildLowering<CPUPipelineOptions>(lowerPM, options,
-                                                       buildCPUPipeline))) {
+  // On the CPU, the planned step's resident bytes (trace-resident-report),
+  // which the memory report then gives as the compiled step's prediction.
+  std::string residentPath = cuda ? "" : staging.file("resident.json");
+  if (failed(cuda ? buildLowering<GPUPipelineOptions>(
+                        lowerPM, options, buildGPUPipeline,
+                        [](GPUPipelineOptions &) {})
+                  : buildLowering<CPUPipelineOptions>(
+                        lowerPM, options, buildCPUPipeline,
+                        [&](CPUPipelineOptions &cpu) {
+                          cpu.residentReport = residentPath;
+                        }))) {
     error("stage '" + lowerStage + "': bad options '" +
           options.pipelineOptions + "'");
     return 1;
   }
 
-  StagingDir staging;
-  if (failed(makeStaging(out, staging)))
-    return 1;
 
   // 1. Import or parse.
   Clock::time_point start = Clock::now();
@@ -471,6 +580,11 @@ int mlir::trace::compileTrainingStep(const TraceCompileOptions &options) {
       failed(capi::addCWrappers(*module, *api)) || failed(verify(*module)) ||
       failed(writeModule(*module, staging.file(cuda ? "06-cuda.mlir"
                                                     : "06-cpu.mlir"))))
+    return 1;
+  if (!residentPath.empty() &&
+      failed(addCompiledPrediction(residentPath,
+                                   staging.file("memory-report.json"),
+                                   staging.file("memory-report.txt"), *api)))
     return 1;
   unsigned kernels = 0, launches = 0;
   if (cuda) {

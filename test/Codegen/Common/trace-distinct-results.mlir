@@ -3,9 +3,12 @@
 // RUN:   | FileCheck %s
 
 // A value returned twice: the repeat is a copy in a buffer of its own, so
-// buffer-results-to-out-params gives each result its own out-param.
+// buffer-results-to-out-params gives each result its own out-param. The
+// function's argument count is recorded (trace.inputs): what that pass
+// appends after them are out-params.
 // CHECK-LABEL: func.func @twice(
 // CHECK-SAME: %[[X:.*]]: memref<4xf32>
+// CHECK-SAME: attributes {trace.inputs = 1 : i64}
 // CHECK: %[[A:.*]] = memref.alloc() : memref<4xf32>
 // CHECK: "test.fill"(%[[A]])
 // CHECK: %[[K:.*]] = arith.constant 1 : i32

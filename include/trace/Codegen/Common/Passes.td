@@ -169,7 +169,9 @@ def TraceDistinctResultsPass : Pass<"trace-distinct-results", "func::FuncOp"> {
     out-param only, so every repeat of a value in a `func.return` is
     replaced by a fresh allocation (`memref.alloc` of the same type) and a
     `memref.copy` of the value into it. Returns that repeat nothing are
-    left as they are.
+    left as they are. A public function also gets `trace.inputs`, its number of
+    arguments: those that follow them after `buffer-results-to-out-params`
+    are its out-parameters (`trace-resident-report` reads it).
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
@@ -315,6 +317,52 @@ def TracePlanBuffersPass : Pass<"trace-plan-buffers", "ModuleOp"> {
     Option<"releasePages", "release-pages", "bool", /*default=*/"false",
            "Hand the arena's pages back as they die "
            "(trace_rt_release_pages, the CPU runtime)">,
+  ];
+}
+
+def TraceResidentReportPass : Pass<"trace-resident-report", "ModuleOp"> {
+  let summary = "Predict what each public function makes resident, from "
+                "its planned buffers";
+  let description = [{
+    After `trace-plan-buffers`: a simulation, op by op in the order of
+    each public function's one block, of the bytes its buffers make
+    resident above what was resident at its entry. It is what the compiled
+    step does, read off the IR that runs, where `trace-memory-report`
+    models the trace ops before bufferization and fusion:
+
+    - the arena's pages become resident when a view of them is first
+      used, and go at a `trace_rt_release_pages` call (whole pages inside
+      the range) or at the arena's dealloc;
+    - each other allocation from its first use to its dealloc; one the
+      function returns (the saved values of `@f_fwd`) stays;
+    - an out-parameter (an argument after the function's `trace.inputs`
+      first ones, as `buffer-results-to-out-params` appends them: the
+      caller's fresh buffer) when it is first used, and stays;
+    - a donated argument (one the function deallocates,
+      `trace-free-donated`) is resident at the entry and goes at its
+      dealloc;
+    - a call of a function of the module adds the callee's own peak (its
+      arguments are the caller's) for the length of the call.
+
+    Memory is counted as glibc gives it with `MALLOC_MMAP_THRESHOLD_=65536`
+    (what `bench/step_time.py` measures the peak with): a block of 64 KiB
+    or more is its own mapping, resident by whole pages as it is touched
+    and returned on free; a smaller one counts its bytes. Any op that
+    touches a buffer touches all of it. Inputs were resident before the
+    call (without `trace.inputs`, every argument not donated is an input).
+
+    `print` emits each function's figures as a remark; `output` writes
+    them as JSON (`trace-compile` puts them in `memory-report.json` and
+    its table, and adds the step's peak: the larger of `@f_fwd`'s peak
+    and what it holds plus `@f_bwd`'s). The pass then removes
+    `trace.inputs`, which has no meaning further down; the CPU pipeline
+    always runs it, so that the attribute does not reach LLVM.
+  }];
+  let options = [
+    Option<"print", "print", "bool", /*default=*/"false",
+           "Report each public function's predicted peak as a remark">,
+    Option<"output", "output", "std::string", /*default=*/"\"\"",
+           "Write the figures as JSON to this file">,
   ];
 }
 

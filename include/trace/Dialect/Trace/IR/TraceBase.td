@@ -54,6 +54,12 @@ def Trace_Dialect : Dialect {
     /// keeps it.
     static constexpr ::llvm::StringLiteral kDonatedAttrName =
         "trace.donated";
+    /// On a public function on buffers: how many of its leading arguments
+    /// are the caller's inputs; those after them are the out-parameters
+    /// buffer-results-to-out-params appended (set by
+    /// trace-distinct-results; trace-resident-report reads, then removes,
+    /// it).
+    static constexpr ::llvm::StringLiteral kInputsAttrName = "trace.inputs";
     /// What an imported function's argument or result is (the import
     /// contract): arguments "parameter" or "buffer" (after the inputs);
     /// a result "buffer_update" is the new value of the buffer its
