@@ -26,6 +26,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/ToolOutputFile.h"
 
+#include <algorithm>
 #include <map>
 
 #define DEBUG_TYPE "trace-resident-report"
@@ -93,7 +94,16 @@ public:
     auto it = profiles.find(key);
     if (it != profiles.end())
       return it->second;
+    // A recursive call is not modelled (a step's functions have none).
+    if (!running.insert(function).second) {
+      Profile recursive;
+      recursive.name = function.getSymName().str();
+      recursive.modelled = false;
+      recursive.why = "a recursive call";
+      return profiles.try_emplace(key, std::move(recursive)).first->second;
+    }
     Profile profile = run(function, topLevel);
+    running.erase(function);
     return profiles.try_emplace(key, std::move(profile)).first->second;
   }
 
@@ -196,9 +206,12 @@ private:
       Value base = root(value, range);
       if (base == arena) {
         int64_t before = arenaResident();
-        if (range)
-          arenaPages.set(range->first / kPage,
-                         (range->second - 1) / kPage + 1);
+        // A range past the arena (hand-written IR) is clipped to it.
+        int64_t pages = arenaPages.size();
+        if (range && range->first < range->second)
+          arenaPages.set(std::clamp<int64_t>(range->first / kPage, 0, pages),
+                         std::clamp<int64_t>((range->second - 1) / kPage + 1,
+                                             0, pages));
         else
           arenaPages.set();
         current += arenaResident() - before;
@@ -247,9 +260,12 @@ private:
           std::optional<int64_t> offset = constantIndex(call.getOperand(1));
           std::optional<int64_t> bytes = constantIndex(call.getOperand(2));
           if (offset && bytes) {
-            // Whole pages inside the range only, as the runtime does.
-            int64_t first = llvm::divideCeil(*offset, kPage);
-            int64_t last = (*offset + *bytes) / kPage;
+            // Whole pages inside the range and the arena only, as the
+            // runtime does.
+            int64_t first = llvm::divideCeil(std::max<int64_t>(*offset, 0),
+                                             kPage);
+            int64_t last =
+                std::min(*offset + *bytes, p.arenaBytes) / kPage;
             int64_t before = arenaResident();
             if (last > first)
               arenaPages.reset(first, last);
@@ -318,6 +334,7 @@ private:
 
   /// By function and whether it is top-level (std::map: references stay).
   std::map<std::pair<Operation *, bool>, Profile> profiles;
+  DenseSet<Operation *> running;
 };
 
 std::string locationString(Operation *op) {
@@ -388,6 +405,12 @@ struct TraceResidentReportPass final
                        {"page_bytes", kPage},
                        {"mapped_from_bytes", kMapped},
                        {"functions", std::move(functions)}}));
+    if (file->os().has_error()) {
+      module.emitError() << "trace-resident-report: cannot write '" << output
+                         << "': " << file->os().error().message();
+      file->os().clear_error();
+      return signalPassFailure();
+    }
     file->keep();
   }
 };

@@ -316,6 +316,11 @@ LogicalResult addCompiledPrediction(StringRef resident, StringRef reportJson,
   std::optional<llvm::json::Value> report = read(reportJson);
   if (!simulated || !report)
     return failure();
+  if (!simulated->getAsObject() || !report->getAsObject()) {
+    error("'" + (simulated->getAsObject() ? reportJson : resident) +
+          "' is not a JSON object");
+    return failure();
+  }
   llvm::StringMap<const llvm::json::Object *> byName;
   if (const llvm::json::Array *functions =
           simulated->getAsObject()->getArray("functions"))
@@ -375,6 +380,7 @@ LogicalResult addCompiledPrediction(StringRef resident, StringRef reportJson,
       print(file);
       file.close();
       ec = file.error();
+      file.clear_error(); // reported below, not by the destructor's abort
     }
     if (ec)
       error("cannot write '" + path + "': " + ec.message());
