@@ -142,7 +142,11 @@ void trace::buildCPUPipeline(OpPassManager &pm,
     // Dead pages go back while the step runs (the CPU runtime's madvise).
     trace::TracePlanBuffersPassOptions plan;
     plan.releasePages = true;
+    // and pages come in a run at a time, not a fault each.
+    plan.populatePages = true;
     pm.addPass(trace::createTracePlanBuffersPass(plan));
+    // Only those that lower the peak: the rest cost a fault a page a step.
+    pm.addPass(trace::createTracePruneReleasesPass());
   }
   // What the planned buffers make resident (a file only when asked for);
   // it also drops trace-distinct-results' trace.inputs.

@@ -9,17 +9,21 @@
 //===----------------------------------------------------------------------===//
 
 #include "trace/Codegen/Common/Passes.h"
+#include "trace/Dialect/Trace/IR/TraceDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <map>
 
 #define DEBUG_TYPE "trace-plan-buffers"
@@ -45,7 +49,35 @@ struct Buffer {
   memref::AllocOp alloc;
   memref::DeallocOp dealloc;
   int64_t start, end, bytes, offset = -1;
+  /// The first op that reads or writes it (not a view of it): where its
+  /// pages become resident. -1: none does.
+  int64_t touch = -1;
 };
+
+/// The first op of `block` that touches `value` through its views: a use
+/// that is not itself a view (or cast) and not its dealloc; null if none.
+Operation *firstTouch(Value value, Block &block) {
+  Operation *first = nullptr;
+  SmallVector<Value> worklist{value};
+  while (!worklist.empty()) {
+    Value current = worklist.pop_back_val();
+    for (Operation *user : current.getUsers()) {
+      if (isa<ViewLikeOpInterface>(user) && user->getNumResults() == 1 &&
+          user->getOperand(0) == current) {
+        worklist.push_back(user->getResult(0));
+        continue;
+      }
+      // Reading a shape touches no byte (as trace-resident-report counts).
+      Operation *inBlock = block.findAncestorOpInBlock(*user);
+      if (!inBlock || isa<memref::DeallocOp>(inBlock) ||
+          isMemoryEffectFree(inBlock))
+        continue;
+      if (!first || inBlock->isBeforeInBlock(first))
+        first = inBlock;
+    }
+  }
+  return first;
+}
 
 /// The alloc's byte size when it can live in the arena: static shape,
 /// identity layout, default memory space, an integer or float element type
@@ -85,9 +117,8 @@ int64_t assignOffsets(MutableArrayRef<Buffer> buffers) {
   SmallVector<Buffer *> order;
   for (Buffer &buffer : buffers)
     order.push_back(&buffer);
-  std::stable_sort(order.begin(), order.end(), [](Buffer *a, Buffer *b) {
-    return a->bytes > b->bytes;
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [](Buffer *a, Buffer *b) { return a->bytes > b->bytes; });
   int64_t arena = 0;
   SmallVector<Buffer *> placed;
   for (Buffer *buffer : order) {
@@ -141,8 +172,8 @@ struct Release {
 /// back in batches of at least `minBytes` (then the rest at the end is the
 /// arena's own free), each a run of contiguous pages. The page size is a
 /// guess the runtime rounds to the real one.
-SmallVector<Release> planReleases(ArrayRef<Buffer> buffers,
-                                  int64_t arenaBytes, int64_t minBytes) {
+SmallVector<Release> planReleases(ArrayRef<Buffer> buffers, int64_t arenaBytes,
+                                  int64_t minBytes) {
   constexpr int64_t kPage = 4096;
   int64_t numPages = (arenaBytes + kPage - 1) / kPage;
   std::vector<int64_t> lastEnd(numPages, -1);
@@ -170,10 +201,9 @@ SmallVector<Release> planReleases(ArrayRef<Buffer> buffers,
       // The arena's last page may be partial: the bytes past its end are
       // the allocator's (the next block's header), never released.
       int64_t offset = pending[i] * kPage;
-      releases.push_back(
-          {at, offset,
-           std::min<int64_t>(static_cast<int64_t>(j - i) * kPage,
-                             arenaBytes - offset)});
+      releases.push_back({at, offset,
+                          std::min<int64_t>(static_cast<int64_t>(j - i) * kPage,
+                                            arenaBytes - offset)});
       i = j;
     }
     pending.clear();
@@ -181,9 +211,47 @@ SmallVector<Release> planReleases(ArrayRef<Buffer> buffers,
   return releases;
 }
 
-/// Declares the runtime's trace_rt_release_pages(arena, offset, bytes).
-func::FuncOp releaseFunction(ModuleOp module) {
-  constexpr StringLiteral name = "trace_rt_release_pages";
+/// Where an op first touches the arena's pages: before the op at position
+/// `at`, the pages of `offset .. offset + bytes`, none touched earlier in
+/// the call.
+struct Populate {
+  int64_t at, offset, bytes;
+};
+
+/// The runs of at least `minBytes` of pages that each position touches
+/// first (the first op to touch a buffer on them).
+SmallVector<Populate> planPopulates(ArrayRef<Buffer> buffers,
+                                    int64_t arenaBytes, int64_t minBytes) {
+  constexpr int64_t kPage = 4096;
+  int64_t numPages = (arenaBytes + kPage - 1) / kPage;
+  std::vector<int64_t> firstStart(numPages,
+                                  std::numeric_limits<int64_t>::max());
+  for (const Buffer &buffer : buffers) {
+    if (buffer.touch < 0)
+      continue;
+    for (int64_t page = buffer.offset / kPage,
+                 last = (buffer.offset + buffer.bytes - 1) / kPage;
+         page <= last; ++page)
+      firstStart[page] = std::min(firstStart[page], buffer.touch);
+  }
+  SmallVector<Populate> populates;
+  for (int64_t page = 0; page < numPages;) {
+    int64_t next = page + 1;
+    while (next < numPages && firstStart[next] == firstStart[page])
+      ++next;
+    int64_t offset = page * kPage;
+    int64_t bytes = std::min(next * kPage, arenaBytes) - offset;
+    if (firstStart[page] != std::numeric_limits<int64_t>::max() &&
+        bytes >= minBytes)
+      populates.push_back({firstStart[page], offset, bytes});
+    page = next;
+  }
+  return populates;
+}
+
+/// Declares the runtime's `name`(arena, offset, bytes): one of
+/// trace_rt_release_pages and trace_rt_populate_pages.
+func::FuncOp pagesFunction(ModuleOp module, StringRef name) {
   if (auto existing = module.lookupSymbol<func::FuncOp>(name))
     return existing;
   MLIRContext *ctx = module.getContext();
@@ -202,7 +270,8 @@ func::FuncOp releaseFunction(ModuleOp module) {
 }
 
 memref::AllocOp planFunction(func::FuncOp function, bool print,
-                             size_t minBuffers, bool releasePages) {
+                             size_t minBuffers, bool releasePages,
+                             bool populatePages) {
   if (function.isExternal() || !function.getBody().hasOneBlock())
     return nullptr;
   Block &block = function.getBody().front();
@@ -225,8 +294,10 @@ memref::AllocOp planFunction(func::FuncOp function, bool print,
     for (Operation *user : alloc->getUsers())
       if (Operation *inBlock = block.findAncestorOpInBlock(*user))
         start = std::min(start, position[inBlock]);
-    buffers.push_back({alloc, dealloc, start, position[dealloc],
-                       alignUp(bytes)});
+    Buffer buffer{alloc, dealloc, start, position[dealloc], alignUp(bytes)};
+    if (Operation *touch = firstTouch(alloc, block))
+      buffer.touch = position[touch];
+    buffers.push_back(buffer);
   }
   // One buffer alone gains nothing from an arena of its own (but one
   // the caller's plan places does).
@@ -237,8 +308,8 @@ memref::AllocOp planFunction(func::FuncOp function, bool print,
   if (print)
     function.emitRemark() << "trace-plan-buffers: " << buffers.size()
                           << " buffers in an arena of " << arenaBytes
-                          << " bytes; their live peak is "
-                          << livePeak(buffers) << " bytes";
+                          << " bytes; their live peak is " << livePeak(buffers)
+                          << " bytes";
 
   OpBuilder builder(function.getContext());
   builder.setInsertionPointToStart(&block);
@@ -246,42 +317,50 @@ memref::AllocOp planFunction(func::FuncOp function, bool print,
   auto arenaType = MemRefType::get({arenaBytes}, builder.getI8Type());
   auto arena = memref::AllocOp::create(builder, loc, arenaType,
                                        builder.getI64IntegerAttr(kAlignment));
+  SmallVector<Operation *> atPosition(position.size());
+  for (auto [op, i] : position)
+    atPosition[i] = op;
+  Value dynamic;
+  auto pagesCall = [&](StringRef name, OpBuilder &at, int64_t offset,
+                       int64_t bytes) {
+    func::FuncOp callee =
+        pagesFunction(function->getParentOfType<ModuleOp>(), name);
+    if (!dynamic) {
+      OpBuilder after(arena->getContext());
+      after.setInsertionPointAfter(arena);
+      dynamic = memref::CastOp::create(
+          after, loc, callee.getFunctionType().getInput(0), arena);
+    }
+    Value offsetValue = arith::ConstantIndexOp::create(at, loc, offset);
+    Value bytesValue = arith::ConstantIndexOp::create(at, loc, bytes);
+    func::CallOp::create(at, loc, callee,
+                         ValueRange{dynamic, offsetValue, bytesValue});
+  };
   if (releasePages) {
     // Each batch right after the op that frees its last buffer (its
     // dealloc, about to go), so the resident set shrinks as eager's does.
-    SmallVector<Operation *> atPosition(position.size());
-    for (auto [op, i] : position)
-      atPosition[i] = op;
     SmallVector<Release> releases = planReleases(
-        buffers, arenaBytes,
-        std::max<int64_t>(256 * 1024, arenaBytes / 16));
+        buffers, arenaBytes, std::max<int64_t>(256 * 1024, arenaBytes / 16));
     // Pages that die after the last op doing work go with the arena.
     int64_t lastWork = -1;
     for (auto [i, op] : llvm::enumerate(atPosition))
-      if (!isa<memref::DeallocOp>(op) &&
-          !op->hasTrait<OpTrait::IsTerminator>())
+      if (!isa<memref::DeallocOp>(op) && !op->hasTrait<OpTrait::IsTerminator>())
         lastWork = static_cast<int64_t>(i);
-    llvm::erase_if(releases,
-                   [&](const Release &r) { return r.at >= lastWork; });
-    if (!releases.empty()) {
-      func::FuncOp callee =
-          releaseFunction(function->getParentOfType<ModuleOp>());
+    for (const Release &release : releases) {
+      if (release.at >= lastWork)
+        continue;
       OpBuilder at(function.getContext());
-      Value dynamic;
-      for (const Release &release : releases) {
-        Operation *op = atPosition[release.at];
-        at.setInsertionPointAfter(op);
-        if (!dynamic) {
-          OpBuilder after(arena->getContext());
-          after.setInsertionPointAfter(arena);
-          dynamic = memref::CastOp::create(
-              after, loc, callee.getFunctionType().getInput(0), arena);
-        }
-        Value offset = arith::ConstantIndexOp::create(at, loc, release.offset);
-        Value bytes = arith::ConstantIndexOp::create(at, loc, release.bytes);
-        func::CallOp::create(at, loc, callee,
-                             ValueRange{dynamic, offset, bytes});
-      }
+      at.setInsertionPointAfter(atPosition[release.at]);
+      pagesCall("trace_rt_release_pages", at, release.offset, release.bytes);
+    }
+  }
+  if (populatePages) {
+    // Each run just before the op that first touches it: the same pages
+    // become resident at the same op, in one call instead of a fault each.
+    for (const Populate &populate :
+         planPopulates(buffers, arenaBytes, 2 * 4096)) {
+      OpBuilder at(atPosition[populate.at]);
+      pagesCall("trace_rt_populate_pages", at, populate.offset, populate.bytes);
     }
   }
   for (Buffer &buffer : buffers) {
@@ -339,13 +418,68 @@ void liftArena(func::FuncOp function, memref::AllocOp arena,
         builder, call.getLoc(), type, builder.getI64IntegerAttr(kAlignment));
     SmallVector<Value> operands(call.getOperands());
     operands.push_back(scratch);
-    auto replacement = func::CallOp::create(builder, call.getLoc(),
-                                            function, operands);
+    auto replacement =
+        func::CallOp::create(builder, call.getLoc(), function, operands);
     replacement->setDiscardableAttrs(call->getDiscardableAttrDictionary());
     call.replaceAllUsesWith(replacement.getResults());
     call.erase();
     builder.setInsertionPointAfter(replacement);
     memref::DeallocOp::create(builder, replacement.getLoc(), scratch);
+  }
+}
+
+/// Bytes of a contiguous, statically shaped memref; 0 otherwise.
+int64_t contiguousBytes(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref || !memref.hasStaticShape() || !memref.getLayout().isIdentity() ||
+      !memref.getElementType().isIntOrFloat())
+    return 0;
+  return memref.getNumElements() *
+         llvm::divideCeil(memref.getElementType().getIntOrFloatBitWidth(), 8);
+}
+
+/// Makes each out-parameter of a public function (an argument after its
+/// trace.inputs first ones: the caller's fresh buffer), and each
+/// allocation left outside the arena (one it returns), resident in one
+/// call of the runtime's trace_rt_populate_buffer(address, bytes) just
+/// before the op that first uses it.
+void populateOutsideArena(func::FuncOp function) {
+  if (function.isExternal() || !function.getBody().hasOneBlock())
+    return;
+  Block &block = function.getBody().front();
+  SmallVector<std::pair<Value, int64_t>> buffers;
+  if (auto inputs = function->getAttrOfType<IntegerAttr>(
+          trace::TraceDialect::kInputsAttrName))
+    for (BlockArgument arg : function.getArguments())
+      if (arg.getArgNumber() >= inputs.getInt())
+        buffers.push_back({arg, contiguousBytes(arg.getType())});
+  for (auto alloc : block.getOps<memref::AllocOp>())
+    if (!llvm::any_of(alloc->getUsers(),
+                      [](Operation *u) { return isa<memref::ViewOp>(u); }))
+      buffers.push_back({alloc, contiguousBytes(alloc.getType())});
+  ModuleOp module = function->getParentOfType<ModuleOp>();
+  for (auto [value, bytes] : buffers) {
+    // Two pages or more: one call instead of a fault a page.
+    if (bytes < 2 * 4096)
+      continue;
+    Operation *first = firstTouch(value, block);
+    if (!first || first->hasTrait<OpTrait::IsTerminator>())
+      continue;
+    constexpr StringLiteral name = "trace_rt_populate_buffer";
+    auto callee = module.lookupSymbol<func::FuncOp>(name);
+    OpBuilder builder(first);
+    auto index = builder.getIndexType();
+    if (!callee) {
+      OpBuilder top = OpBuilder::atBlockBegin(module.getBody());
+      callee = func::FuncOp::create(top, module.getLoc(), name,
+                                    top.getFunctionType({index, index}, {}));
+      callee.setPrivate();
+    }
+    Location loc = first->getLoc();
+    Value address =
+        memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, value);
+    Value size = arith::ConstantIndexOp::create(builder, loc, bytes);
+    func::CallOp::create(builder, loc, callee, ValueRange{address, size});
   }
 }
 
@@ -377,9 +511,12 @@ struct TracePlanBuffersPass final
           onlyCalls(function, module);
       bool lift = calls && !calls->empty();
       memref::AllocOp arena =
-          planFunction(function, print, lift ? 1 : 2, releasePages && !lift);
+          planFunction(function, print, lift ? 1 : 2, releasePages && !lift,
+                       populatePages && !lift);
       if (arena && lift)
         liftArena(function, arena, *calls);
+      if (populatePages && !lift && function.isPublic())
+        populateOutsideArena(function);
     }
   }
 };

@@ -21,19 +21,17 @@ namespace {
 
 template <typename T> struct Gemm;
 template <> struct Gemm<float> {
-  static void run(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int64_t m,
-                  int64_t n, int64_t k, const float *a, int64_t lda,
-                  const float *b, int64_t ldb, float beta, float *c,
-                  int64_t ldc) {
+  static void run(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int64_t m, int64_t n,
+                  int64_t k, const float *a, int64_t lda, const float *b,
+                  int64_t ldb, float beta, float *c, int64_t ldc) {
     cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, 1.0f, a, lda, b, ldb, beta, c,
                 ldc);
   }
 };
 template <> struct Gemm<double> {
-  static void run(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int64_t m,
-                  int64_t n, int64_t k, const double *a, int64_t lda,
-                  const double *b, int64_t ldb, double beta, double *c,
-                  int64_t ldc) {
+  static void run(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int64_t m, int64_t n,
+                  int64_t k, const double *a, int64_t lda, const double *b,
+                  int64_t ldb, double beta, double *c, int64_t ldc) {
     cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, 1.0, a, lda, b, ldb, beta, c,
                 ldc);
   }
@@ -82,9 +80,8 @@ void batchMatmul(StridedMemRefType<T, 3> *a, StridedMemRefType<T, 3> *b,
   for (int64_t batch = 0; batch < c->sizes[0]; ++batch)
     matmul<T>(c->sizes[1], c->sizes[2], a->sizes[2],
               a->data + a->offset + batch * a->strides[0], a->strides + 1,
-              b->data + b->offset + batch * b->strides[0], b->strides + 1,
-              beta, c->data + c->offset + batch * c->strides[0],
-              c->strides + 1);
+              b->data + b->offset + batch * b->strides[0], b->strides + 1, beta,
+              c->data + c->offset + batch * c->strides[0], c->strides + 1);
 }
 
 } // namespace
@@ -135,5 +132,36 @@ void _mlir_ciface_trace_rt_release_pages(StridedMemRefType<int8_t, 1> *arena,
     (void)madvise(reinterpret_cast<void *>(begin), end - begin, MADV_DONTNEED);
 }
 
-int traceRuntimeAbiVersion() { return 2; }
+// Linux 5.14's value, for C libraries whose headers predate it.
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+void trace_rt_populate_buffer(int64_t address, int64_t bytes) {
+  // Every page the range touches: making a page resident changes no byte
+  // of it, so a page shared with a neighbour is as safe as one of ours.
+  static const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  if (bytes <= 0)
+    return;
+  auto first = static_cast<uintptr_t>(address);
+  uintptr_t begin = first / page * page;
+  uintptr_t end =
+      (first + static_cast<uintptr_t>(bytes) + page - 1) / page * page;
+  // A hint: where the kernel refuses (EINVAL before 5.14), the pages
+  // fault in as they are written.
+  (void)madvise(reinterpret_cast<void *>(begin), end - begin,
+                MADV_POPULATE_WRITE);
+}
+
+void _mlir_ciface_trace_rt_populate_pages(StridedMemRefType<int8_t, 1> *arena,
+                                          int64_t offset, int64_t bytes) {
+  int64_t last = std::min(offset + bytes, arena->sizes[0]);
+  if (offset < 0 || last <= offset)
+    return;
+  trace_rt_populate_buffer(
+      reinterpret_cast<int64_t>(arena->data + arena->offset + offset),
+      last - offset);
+}
+
+int traceRuntimeAbiVersion() { return 3; }
 }

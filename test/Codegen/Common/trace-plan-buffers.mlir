@@ -270,3 +270,52 @@ func.func @release_tail() {
   memref.dealloc %big : memref<512x512xf32>
   return
 }
+
+// -----
+
+// populate-pages: each run of pages an op is the first to touch is made
+// resident just before that op, in one call. %a (1 MiB) is first touched by
+// the first fill, %b (256 KiB, at 1 MiB) by the second (its subview is not
+// a touch). %small (4 KiB, one page) gets no call of its own. The
+// out-parameter %out (after trace.inputs = 1 input: 64 KiB) is populated
+// before the copy that first writes it; the input %in is not.
+// RUN: trace-opt %s -split-input-file -trace-plan-buffers=populate-pages -allow-unregistered-dialect | FileCheck %s --check-prefix=POPULATE
+// POPULATE-DAG: func.func private @trace_rt_populate_pages(memref<?xi8>, index, index) attributes {llvm.emit_c_interface}
+// POPULATE-DAG: func.func private @trace_rt_populate_buffer(index, index)
+// POPULATE-LABEL: func @populate
+// POPULATE: %[[ARENA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1314816xi8>
+// POPULATE: %[[DYN:.*]] = memref.cast %[[ARENA]] : memref<1314816xi8> to memref<?xi8>
+// POPULATE: memref.view %[[ARENA]]{{.*}} to memref<1024xf32>
+// POPULATE-NEXT: %[[OFF:.*]] = arith.constant 0 : index
+// POPULATE-NEXT: %[[LEN:.*]] = arith.constant 1048576 : index
+// POPULATE-NEXT: call @trace_rt_populate_pages(%[[DYN]], %[[OFF]], %[[LEN]])
+// POPULATE-NEXT: linalg.fill {{.*}} outs(%{{.*}} : memref<512x512xf32>)
+// POPULATE-NEXT: memref.subview
+// POPULATE-NEXT: %[[OFF2:.*]] = arith.constant 1048576 : index
+// POPULATE-NEXT: %[[LEN2:.*]] = arith.constant 262144 : index
+// POPULATE-NEXT: call @trace_rt_populate_pages(%[[DYN]], %[[OFF2]], %[[LEN2]])
+// POPULATE-NEXT: linalg.fill {{.*}} outs(%{{.*}} : memref<128x256xf32
+// POPULATE-NEXT: linalg.fill {{.*}} outs(%{{.*}} : memref<1024xf32>)
+// POPULATE-NEXT: %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %arg1 : memref<16384xf32> -> index
+// POPULATE-NEXT: %[[BYTES:.*]] = arith.constant 65536 : index
+// POPULATE-NEXT: call @trace_rt_populate_buffer(%[[PTR]], %[[BYTES]]) : (index, index) -> ()
+// POPULATE-NEXT: memref.copy %arg0, %arg1
+// POPULATE-NOT: call @trace_rt_populate
+// POPULATE: return
+func.func @populate(%in: memref<16384xf32>, %out: memref<16384xf32>)
+    attributes {trace.inputs = 1 : i64} {
+  %zero = arith.constant 0.0 : f32
+  %a = memref.alloc() : memref<512x512xf32>
+  %b = memref.alloc() : memref<256x256xf32>
+  %small = memref.alloc() : memref<1024xf32>
+  linalg.fill ins(%zero : f32) outs(%a : memref<512x512xf32>)
+  %half = memref.subview %b[0, 0] [128, 256] [1, 1] : memref<256x256xf32> to memref<128x256xf32, strided<[256, 1]>>
+  linalg.fill ins(%zero : f32) outs(%half : memref<128x256xf32, strided<[256, 1]>>)
+  linalg.fill ins(%zero : f32) outs(%small : memref<1024xf32>)
+  memref.copy %in, %out : memref<16384xf32> to memref<16384xf32>
+  "test.use"(%a, %b, %small) : (memref<512x512xf32>, memref<256x256xf32>, memref<1024xf32>) -> ()
+  memref.dealloc %a : memref<512x512xf32>
+  memref.dealloc %b : memref<256x256xf32>
+  memref.dealloc %small : memref<1024xf32>
+  return
+}

@@ -1,0 +1,331 @@
+//===- ResidentSimulation.cpp - what planned buffers make resident --------===//
+//
+// See ResidentSimulation.h and trace-resident-report's description.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ResidentSimulation.h"
+
+#include "trace/Dialect/Trace/IR/TraceDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/MapVector.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::trace;
+
+namespace {
+
+int64_t residentBytes(int64_t bytes) {
+  return bytes >= kResidentMapped
+             ? llvm::divideCeil(bytes, kResidentPage) * kResidentPage
+             : bytes;
+}
+
+/// Bytes of a statically shaped memref; 0 when dynamic.
+int64_t memrefBytes(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref || !memref.hasStaticShape() ||
+      !memref.getElementType().isIntOrFloat())
+    return 0;
+  return memref.getNumElements() *
+         llvm::divideCeil(memref.getElementType().getIntOrFloatBitWidth(), 8);
+}
+
+std::optional<int64_t> constantIndex(Value value) {
+  if (auto c = value.getDefiningOp<arith::ConstantIndexOp>())
+    return c.value();
+  return std::nullopt;
+}
+
+/// One allocation or argument the function makes resident.
+struct Resident {
+  int64_t bytes = 0;
+  bool resident = false;
+  bool donated = false, out = false;
+};
+
+/// `value`'s root (an allocation, an argument, a call's result) through
+/// views; for a view of an arena, the byte range it covers.
+Value root(Value value, std::optional<std::pair<int64_t, int64_t>> &range) {
+  range.reset();
+  while (Operation *def = value.getDefiningOp()) {
+    if (auto view = dyn_cast<memref::ViewOp>(def)) {
+      std::optional<int64_t> shift = constantIndex(view.getByteShift());
+      int64_t bytes = memrefBytes(view.getType());
+      if (shift && bytes && !range)
+        range = std::make_pair(*shift, *shift + bytes);
+      value = view.getSource();
+      continue;
+    }
+    auto viewLike = dyn_cast<ViewLikeOpInterface>(def);
+    if (!viewLike)
+      break;
+    value = viewLike.getViewSource();
+  }
+  return value;
+}
+
+} // namespace
+
+const ResidentProfile &ResidentSimulator::simulate(func::FuncOp function,
+                                                   bool topLevel) {
+  std::pair<Operation *, bool> key{function, topLevel};
+  auto it = profiles.find(key);
+  if (it != profiles.end())
+    return it->second;
+  // A recursive call is not modelled (a step's functions have none).
+  if (!running.insert(function).second) {
+    ResidentProfile recursive;
+    recursive.name = function.getSymName().str();
+    recursive.modelled = false;
+    recursive.why = "a recursive call";
+    return profiles.try_emplace(key, std::move(recursive)).first->second;
+  }
+  ResidentProfile profile = run(function, topLevel);
+  running.erase(function);
+  return profiles.try_emplace(key, std::move(profile)).first->second;
+}
+
+ResidentProfile ResidentSimulator::run(func::FuncOp function, bool topLevel) {
+  ResidentProfile p;
+  p.name = function.getSymName().str();
+  if (!function.getBody().hasOneBlock()) {
+    p.modelled = false;
+    p.why = "more than one block";
+    return p;
+  }
+  Block &body = function.getBody().front();
+  llvm::MapVector<Value, Resident> buffers;
+  Value arena;
+  llvm::BitVector arenaPages;
+  int64_t current = 0;
+
+  // Whether the arena is still allocated, and the most resident while
+  // the current op runs (a callee's peak on top).
+  bool arenaLive = false;
+  int64_t during = 0;
+  auto note = [&](Operation *op) {
+    during = std::max(during, current);
+    if (current > p.peak) {
+      p.peak = current;
+      p.peakAt = op;
+    }
+  };
+  if (topLevel) {
+    // Donated arguments are the ones it frees (trace-free-donated).
+    DenseSet<Value> freed;
+    for (auto dealloc : body.getOps<memref::DeallocOp>())
+      if (isa<BlockArgument>(dealloc.getMemref()))
+        freed.insert(dealloc.getMemref());
+    auto inputs = function->getAttrOfType<IntegerAttr>(
+        trace::TraceDialect::kInputsAttrName);
+    for (BlockArgument arg : function.getArguments()) {
+      int64_t bytes = memrefBytes(arg.getType());
+      if (!bytes)
+        continue;
+      Resident buffer;
+      buffer.bytes = residentBytes(bytes);
+      if (freed.contains(arg)) {
+        // Resident already: @f_fwd wrote it.
+        buffer.donated = buffer.resident = true;
+        p.donatedBytes += buffer.bytes;
+      } else if (inputs && arg.getArgNumber() >= inputs.getInt()) {
+        // An out-parameter: the caller's fresh buffer, resident as it is
+        // written.
+        buffer.out = true;
+        p.outBytes += buffer.bytes;
+      } else {
+        continue; // An input, resident before the call.
+      }
+      buffers[arg] = buffer;
+    }
+  }
+  // The arena trace-plan-buffers made: memref<N x i8> that views cut.
+  for (auto alloc : body.getOps<memref::AllocOp>()) {
+    MemRefType type = alloc.getType();
+    if (type.getRank() == 1 && type.getElementType().isInteger(8) &&
+        type.hasStaticShape() &&
+        llvm::any_of(alloc->getUsers(),
+                     [](Operation *u) { return isa<memref::ViewOp>(u); })) {
+      arena = alloc;
+      arenaLive = true;
+      p.arenaBytes = type.getNumElements();
+      arenaPages.resize(llvm::divideCeil(p.arenaBytes, kResidentPage));
+      break;
+    }
+  }
+  auto arenaResident = [&] {
+    return static_cast<int64_t>(arenaPages.count()) * kResidentPage;
+  };
+  // The pages bytes [begin, end) of the arena touch; a range past the
+  // arena (hand-written IR) is clipped to it.
+  auto touchArena = [&](int64_t begin, int64_t end) {
+    if (begin >= end)
+      return;
+    int64_t before = arenaResident();
+    int64_t pages = arenaPages.size();
+    arenaPages.set(
+        std::clamp<int64_t>(begin / kResidentPage, 0, pages),
+        std::clamp<int64_t>((end - 1) / kResidentPage + 1, 0, pages));
+    current += arenaResident() - before;
+    p.arenaPeak = std::max(p.arenaPeak, arenaResident());
+  };
+  auto touch = [&](Value value) {
+    std::optional<std::pair<int64_t, int64_t>> range;
+    Value base = root(value, range);
+    if (base == arena) {
+      if (range)
+        touchArena(range->first, range->second);
+      else
+        touchArena(0, p.arenaBytes);
+      return;
+    }
+    auto it = buffers.find(base);
+    if (it == buffers.end() || it->second.resident)
+      return;
+    it->second.resident = true;
+    current += it->second.bytes;
+  };
+  auto free = [&](Value value) {
+    std::optional<std::pair<int64_t, int64_t>> range;
+    Value base = root(value, range);
+    if (base == arena) {
+      current -= arenaResident();
+      arenaPages.reset();
+      arenaLive = false;
+      return;
+    }
+    auto it = buffers.find(base);
+    if (it == buffers.end())
+      return;
+    if (it->second.resident) {
+      current -= it->second.bytes;
+      if (it->second.donated)
+        p.freedDonatedBytes += it->second.bytes;
+    }
+    buffers.erase(it);
+  };
+
+  auto step = [&](Operation &op) {
+    if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+      if (alloc.getResult() != arena)
+        if (int64_t bytes = memrefBytes(alloc.getType()))
+          buffers[alloc] = Resident{residentBytes(bytes)};
+      return;
+    }
+    if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
+      free(dealloc.getMemref());
+      return;
+    }
+    if (auto call = dyn_cast<func::CallOp>(op)) {
+      if (call.getCallee() == "trace_rt_populate_pages" && arena &&
+          call.getNumOperands() == 3) {
+        std::optional<int64_t> offset = constantIndex(call.getOperand(1));
+        std::optional<int64_t> bytes = constantIndex(call.getOperand(2));
+        if (offset && bytes) {
+          // Every page the range touches, as the runtime does.
+          touchArena(std::max<int64_t>(*offset, 0), *offset + *bytes);
+          note(&op);
+          return;
+        }
+      }
+      if (call.getCallee() == "trace_rt_populate_buffer" &&
+          call.getNumOperands() == 2)
+        if (auto pointer =
+                call.getOperand(0)
+                    .getDefiningOp<memref::ExtractAlignedPointerAsIndexOp>()) {
+          touch(pointer.getSource());
+          note(&op);
+          return;
+        }
+      if (call.getCallee() == "trace_rt_release_pages" && arena &&
+          call.getNumOperands() == 3) {
+        std::optional<int64_t> offset = constantIndex(call.getOperand(1));
+        std::optional<int64_t> bytes = constantIndex(call.getOperand(2));
+        if (offset && bytes) {
+          // Whole pages inside the range and the arena only, as the
+          // runtime does.
+          int64_t first =
+              llvm::divideCeil(std::max<int64_t>(*offset, 0), kResidentPage);
+          int64_t last =
+              std::min(*offset + *bytes, p.arenaBytes) / kResidentPage;
+          int64_t before = arenaResident();
+          if (last > first)
+            arenaPages.reset(first, last);
+          current -= before - arenaResident();
+          p.releasedBytes += before - arenaResident();
+          p.releases.push_back(
+              {call, p.steps.size(), before - arenaResident()});
+        }
+        return;
+      }
+      for (Value operand : call.getOperands())
+        if (isa<MemRefType>(operand.getType()))
+          touch(operand);
+      note(&op);
+      auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+          call, call.getCalleeAttr());
+      if (callee && !callee.isExternal()) {
+        // A layer's function: its own allocations, on top of ours, for
+        // the length of the call.
+        const ResidentProfile &inner = simulate(callee, /*topLevel=*/false);
+        if (!inner.modelled) {
+          p.modelled = false;
+          p.why = "@" + inner.name + ": " + inner.why;
+        }
+        current += inner.peak;
+        note(&op);
+        current -= inner.peak;
+      }
+      for (Value result : call.getResults())
+        if (int64_t bytes = memrefBytes(result.getType())) {
+          buffers[result] = Resident{residentBytes(bytes), /*resident=*/true};
+          current += buffers[result].bytes;
+        }
+      note(&op);
+      return;
+    }
+    if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+      for (Value operand : ret.getOperands()) {
+        std::optional<std::pair<int64_t, int64_t>> range;
+        auto it = buffers.find(root(operand, range));
+        if (it != buffers.end() && !it->second.out && !it->second.donated) {
+          touch(operand);
+          p.returnedBytes += it->second.bytes;
+        }
+      }
+      note(&op);
+      return;
+    }
+    // Creating a view, reading a shape: no byte is touched.
+    if (isa<ViewLikeOpInterface>(op) || isMemoryEffectFree(&op))
+      return;
+    // Any other op touches every buffer it or its regions use.
+    op.walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands())
+        if (isa<MemRefType>(operand.getType()))
+          touch(operand);
+    });
+    note(&op);
+  };
+  for (Operation &op : body) {
+    during = current;
+    step(op);
+    p.steps.push_back({&op, std::max(during, current), arenaLive});
+  }
+  // What stays resident after the return: the arena and every
+  // temporary are freed by then; out-parameters and returned buffers
+  // are the caller's.
+  for (auto &[value, buffer] : buffers)
+    if (buffer.resident && !buffer.donated)
+      p.held += buffer.bytes;
+  return p;
+}

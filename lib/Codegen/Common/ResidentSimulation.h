@@ -1,0 +1,87 @@
+//===- ResidentSimulation.h - what planned buffers make resident -*- C++
+//-*-===//
+//
+// A simulation of what a function's buffers make resident, op by op, read
+// off the planned memref IR (after trace-plan-buffers): the arena's pages,
+// the library's own allocations, the caller's out-parameters as they are
+// written, the donated arguments as they are freed, the pages handed back.
+// trace-resident-report prints it; trace-prune-releases keeps the releases
+// it shows lower the peak. The rules are in trace-resident-report's
+// description (Passes.td).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRACE_CODEGEN_COMMON_RESIDENTSIMULATION_H
+#define TRACE_CODEGEN_COMMON_RESIDENTSIMULATION_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <map>
+#include <string>
+
+namespace mlir::trace {
+
+/// The page the simulation counts in; the runtime rounds to the real one.
+constexpr int64_t kResidentPage = 4096;
+/// glibc maps a block of this size or more on its own (the bench's
+/// MALLOC_MMAP_THRESHOLD_): whole pages, resident once touched, returned
+/// on free. Smaller buffers come from the heap, counted by their bytes.
+constexpr int64_t kResidentMapped = 65536;
+
+/// What one function makes resident, relative to its entry.
+struct ResidentProfile {
+  std::string name;
+  int64_t peak = 0;
+  /// The op at which the peak is reached (null: at the entry).
+  Operation *peakAt = nullptr;
+  /// Resident at the return and not freed: written out-parameters and the
+  /// allocations it returns (the saved values of @f_fwd).
+  int64_t held = 0;
+  /// The caller's out-parameters, and the allocations returned.
+  int64_t outBytes = 0, returnedBytes = 0;
+  /// Donated arguments (resident at entry) and what of them was freed.
+  int64_t donatedBytes = 0, freedDonatedBytes = 0;
+  int64_t arenaBytes = 0, arenaPeak = 0, releasedBytes = 0;
+  bool modelled = true;
+  std::string why;
+
+  /// Each op of the body in order: the most it made resident while it ran
+  /// (a call: with its callee's peak on top), and whether the arena was
+  /// still allocated after it.
+  struct Step {
+    Operation *op;
+    int64_t resident;
+    bool arenaLive;
+  };
+  SmallVector<Step> steps;
+  /// Each trace_rt_release_pages call: its step and the bytes it handed
+  /// back (resident pages only).
+  struct Release {
+    func::CallOp call;
+    size_t step;
+    int64_t bytes;
+  };
+  SmallVector<Release> releases;
+};
+
+class ResidentSimulator {
+public:
+  /// `topLevel`: a function the caller calls (its arguments are inputs,
+  /// out-parameters or donated); otherwise a callee whose arguments are
+  /// all its caller's, counted there. Profiles are cached: simulate again
+  /// with a fresh simulator after changing the IR.
+  const ResidentProfile &simulate(func::FuncOp function, bool topLevel);
+
+private:
+  ResidentProfile run(func::FuncOp function, bool topLevel);
+
+  /// By function and whether it is top-level (std::map: references stay).
+  std::map<std::pair<Operation *, bool>, ResidentProfile> profiles;
+  DenseSet<Operation *> running;
+};
+
+} // namespace mlir::trace
+
+#endif // TRACE_CODEGEN_COMMON_RESIDENTSIMULATION_H

@@ -1,0 +1,43 @@
+// trace-prune-releases: a page release stays only where dropping it would
+// raise the function's peak (trace-resident-report's simulation).
+// RUN: trace-opt %s -trace-prune-releases -allow-unregistered-dialect | FileCheck %s
+// RUN: trace-opt %s -trace-prune-releases=print -allow-unregistered-dialect -o /dev/null 2>&1 | FileCheck %s --check-prefix=PRINT
+// RUN: trace-opt %s -trace-prune-releases -trace-resident-report=print -allow-unregistered-dialect -o /dev/null 2>&1 | FileCheck %s --check-prefix=AFTER
+
+// %a (512 KiB) is the peak. Its release comes before %b and %c, which
+// would otherwise stack on it (704 KiB): it stays. %b's release comes
+// after the peak, and without it %b's 128 KiB and %c's 64 KiB stay under
+// 512 KiB: it goes, with its constants.
+// PRINT: remark: trace-prune-releases: kept 1 of 2 page releases (524288 of 655360 bytes); peak 524288 bytes
+// CHECK-LABEL: func @prune
+// CHECK: linalg.fill {{.*}} outs(%{{.*}} : memref<131072xf32>)
+// CHECK-NEXT: call @trace_rt_release_pages(%{{.*}}, %[[C0:.*]], %[[C512K:.*]])
+// CHECK-NEXT: linalg.fill {{.*}} outs(%{{.*}} : memref<32768xf32>)
+// CHECK-NEXT: linalg.fill {{.*}} outs(%{{.*}} : memref<16384xf32>)
+// CHECK-NOT: trace_rt_release_pages
+// CHECK: return
+// The peak is the same with one release as with two.
+// AFTER: remark: trace-resident-report: peak 524288 bytes above the entry, holds 0 at the return; arena 720896 (524288 resident at most, 524288 released)
+func.func private @trace_rt_release_pages(memref<?xi8>, index, index)
+func.func @prune() {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c512k = arith.constant 524288 : index
+  %c640k = arith.constant 655360 : index
+  %c128k = arith.constant 131072 : index
+  %arena = memref.alloc() {alignment = 64 : i64} : memref<720896xi8>
+  %dyn = memref.cast %arena : memref<720896xi8> to memref<?xi8>
+  %a = memref.view %arena[%c0][] : memref<720896xi8> to memref<131072xf32>
+  %b = memref.view %arena[%c512k][] : memref<720896xi8> to memref<32768xf32>
+  %c = memref.view %arena[%c640k][] : memref<720896xi8> to memref<16384xf32>
+  linalg.fill ins(%zero : f32) outs(%a : memref<131072xf32>)
+  call @trace_rt_release_pages(%dyn, %c0, %c512k) : (memref<?xi8>, index, index) -> ()
+  linalg.fill ins(%zero : f32) outs(%b : memref<32768xf32>)
+  %b_off = arith.constant 524288 : index
+  %b_len = arith.constant 131072 : index
+  call @trace_rt_release_pages(%dyn, %b_off, %b_len) : (memref<?xi8>, index, index) -> ()
+  linalg.fill ins(%zero : f32) outs(%c : memref<16384xf32>)
+  "test.use"(%c) : (memref<16384xf32>) -> ()
+  memref.dealloc %arena : memref<720896xi8>
+  return
+}
