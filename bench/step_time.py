@@ -501,6 +501,10 @@ def predicted_mb(directory, label):
     floor = bwd["result_bytes"] + bwd["largest_transient_bytes"]
     steps = data.get("compiled", {}).get("steps", [])
     compiled = f"{steps[0]['peak_bytes'] / 2**20:.1f}" if steps else ""
+    # A step the simulation could not follow (trace-resident-report's
+    # "modelled": false) says so rather than print a figure to trust.
+    if steps and not steps[0].get("modelled", False):
+        compiled += " (not modelled)"
     return compiled, f"{model / 2**20:.1f}", f"{floor / 2**20:.1f}"
 
 

@@ -214,11 +214,25 @@ ResidentProfile ResidentSimulator::run(func::FuncOp function, bool topLevel) {
     buffers.erase(it);
   };
 
+  auto notModelled = [&](StringRef why, Operation *at) {
+    if (!p.modelled)
+      return;
+    p.modelled = false;
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << why << " (" << at->getName() << " at ";
+    at->getLoc().print(os);
+    os << ")";
+    p.why = text;
+  };
   auto step = [&](Operation &op) {
     if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
-      if (alloc.getResult() != arena)
-        if (int64_t bytes = memrefBytes(alloc.getType()))
-          buffers[alloc] = Resident{residentBytes(bytes)};
+      if (alloc.getResult() == arena)
+        return;
+      if (int64_t bytes = memrefBytes(alloc.getType()))
+        buffers[alloc] = Resident{residentBytes(bytes)};
+      else
+        notModelled("an allocation of unknown size", &op);
       return;
     }
     if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
@@ -310,6 +324,10 @@ ResidentProfile ResidentSimulator::run(func::FuncOp function, bool topLevel) {
       return;
     // Any other op touches every buffer it or its regions use.
     op.walk([&](Operation *nested) {
+      // An allocation in a loop's body comes and goes with each trip,
+      // which one step of this simulation does not follow.
+      if (isa<memref::AllocOp>(nested))
+        notModelled("an allocation inside a region", nested);
       for (Value operand : nested->getOperands())
         if (isa<MemRefType>(operand.getType()))
           touch(operand);

@@ -90,6 +90,29 @@ func.func @branches(%c: i1) {
 
 // -----
 
+// An allocation of unknown size, and one in a loop's body (it comes and
+// goes with each trip): not modelled, and said where.
+// CHECK: remark: trace-resident-report: {{.*}}; not modelled: an allocation of unknown size (memref.alloc at
+// CHECK: remark: trace-resident-report: {{.*}}; not modelled: an allocation inside a region (memref.alloc at
+func.func @dynamic(%n: index) {
+  %a = memref.alloc(%n) : memref<?xf32>
+  "test.use"(%a) : (memref<?xf32>) -> ()
+  memref.dealloc %a : memref<?xf32>
+  return
+}
+func.func @loop(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %a = memref.alloc() : memref<16384xf32>
+    "test.use"(%a) : (memref<16384xf32>) -> ()
+    memref.dealloc %a : memref<16384xf32>
+  }
+  return
+}
+
+// -----
+
 // trace_rt_populate_pages makes its range's pages resident (every page it
 // touches): %a's 16 pages at the call, before the fill; the populated
 // out-parameter (trace_rt_populate_buffer, 65536 bytes: mapped, whole
