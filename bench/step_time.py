@@ -16,7 +16,9 @@ parameters are saved once (state.pt) and loaded by every variant, so the
 GPU machine's PyTorch computes on the same numbers.
 
 Each variant runs in a process of its own. Time is the median of
---repeat steps after two warm-up steps (torch.compile compiles in them).
+--repeat steps after two warm-up steps (torch.compile compiles in them);
+with --rounds N, of N such processes per variant, the variants taking
+turns.
 Predicted MB is what trace-compile's memory report predicts for the
 compiled step (trace-resident-report: the planned buffers of the code
 that runs, counted as the peak is measured here); trace model MB is the
@@ -397,37 +399,63 @@ def compile_package(model, inputs, directory):
                               options=["--host-cpu=native"])
 
 
-def run_worker(variant, directory, device):
-    """The variant's time, peak and gradient check: on the CPU, time from
-    one process with the usual allocator and peak from another that
-    returns every freed block to the system (see the module docstring)."""
-    def run(measure, extra_env):
-        cmd = [sys.executable, os.path.abspath(__file__), "--worker", variant,
-               "--dir", directory, "--measure", measure]
-        env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1",
-                   **extra_env)
-        proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
-        if proc.returncode != 0:
-            return {"error": f"exit {proc.returncode}: "
-                             f"{(proc.stderr.strip().splitlines() or [''])[-1]}"}
-        return json.loads(proc.stdout.strip().splitlines()[-1])
+KEPT_HEAP = {"MALLOC_MMAP_THRESHOLD_": str(1 << 30),
+             "MALLOC_TRIM_THRESHOLD_": str(1 << 30)}
 
+
+def run_process(variant, directory, measure, extra_env):
+    """One worker process for `variant`; its JSON line, or an error."""
+    cmd = [sys.executable, os.path.abspath(__file__), "--worker", variant,
+           "--dir", directory, "--measure", measure]
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1",
+               **extra_env)
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if proc.returncode != 0:
+        return {"error": f"exit {proc.returncode}: "
+                         f"{(proc.stderr.strip().splitlines() or [''])[-1]}"}
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def run_workers(variants, directory, device, rounds):
+    """Each variant's time, peak and gradient check. On the CPU: time from
+    `rounds` processes with the usual allocator and `rounds` with a heap
+    that keeps what is freed, the variants taking turns so that a slow
+    spell of this shared machine falls on all of them (each figure the
+    median of its processes' medians); peak from one more process that
+    returns every freed block to the system (see the module docstring)."""
     if device != "cpu":
-        return run("both", {})
-    result = run("time", {})
-    # The same steps with a heap that keeps what is freed (neither mapped
-    # nor trimmed, as a caching allocator keeps it): glibc's own choices
-    # make a step bimodal, its freed blocks returned and faulted in again
-    # on some steps and not others (eager: 0 or ~20000 faults a step).
-    if "ms" in result:
-        kept = run("time", {"MALLOC_MMAP_THRESHOLD_": str(1 << 30),
-                            "MALLOC_TRIM_THRESHOLD_": str(1 << 30)})
-        if "ms" in kept:
-            result["kept_ms"] = kept["ms"]
-    if "ms" in result:
-        peak = run("peak", {"MALLOC_MMAP_THRESHOLD_": "65536"})
-        result.update(peak if "peak_mb" in peak else {"error": peak.get("error")})
-    return result
+        return {v: run_process(v, directory, "both", {}) for v in variants}
+    times = {v: [] for v in variants}
+    kept = {v: [] for v in variants}
+    results = {}
+    for _ in range(rounds):
+        for v in variants:
+            if "error" in results.get(v, {}) or "na" in results.get(v, {}):
+                continue
+            r = run_process(v, directory, "time", {})
+            if "ms" not in r:
+                results[v] = r
+                continue
+            results.setdefault(v, r)
+            times[v].append(r["ms"])
+            # The same steps with a heap that keeps what is freed (neither
+            # mapped nor trimmed, as a caching allocator keeps it): glibc's
+            # own choices make a step bimodal, its freed blocks returned
+            # and faulted in again on some steps and not others (eager: 0
+            # or ~20000 faults a step).
+            k = run_process(v, directory, "time", KEPT_HEAP)
+            if "ms" in k:
+                kept[v].append(k["ms"])
+    for v in variants:
+        r = results[v]
+        if "ms" not in r:
+            continue
+        r["ms"] = float(np.median(times[v]))
+        if kept[v]:
+            r["kept_ms"] = float(np.median(kept[v]))
+        peak = run_process(v, directory, "peak", {"MALLOC_MMAP_THRESHOLD_": "65536"})
+        r.update(peak if "peak_mb" in peak else {"error": peak.get("error")})
+    return results
 
 
 def prepare(args, directory):
@@ -508,7 +536,7 @@ def predicted_mb(directory, label):
     return compiled, f"{model / 2**20:.1f}", f"{floor / 2**20:.1f}"
 
 
-def report(directory):
+def report(directory, rounds=1):
     with open(os.path.join(directory, "config.json")) as f:
         cfg = json.load(f)
     if cfg["device"] == "cuda" and not torch.cuda.is_available():
@@ -520,16 +548,19 @@ def report(directory):
     if os.path.exists(path):
         with open(path) as f:
             seconds = json.load(f)
-    rows = [(v, run_worker(v, directory, cfg["device"])) for v in TORCH_VARIANTS]
-    rows += [(label, run_worker(label, directory, cfg["device"]))
-             for label, _ in selected_plans(cfg["plans"], cfg["device"])]
+    variants = list(TORCH_VARIANTS) + [
+        label for label, _ in selected_plans(cfg["plans"], cfg["device"])]
+    results = run_workers(variants, directory, cfg["device"], rounds)
+    rows = [(v, results[v]) for v in variants]
     where = ("CPU, one thread" if cfg["device"] == "cpu" else
              torch.cuda.get_device_name(0))
     rtol, atol = TOLERANCE[cfg["device"]]
     print(f"# bench/step_time.py, {datetime.date.today()}, {where}; GPT "
           f"{cfg['layers']} layers, d_model {cfg['C']}, {cfg['H']} heads, "
           f"B{cfg['B']} T{cfg['T']}, vocab {cfg['vocab']}, dropout 0; torch "
-          f"{torch.__version__}; median of {cfg['repeat']} steps")
+          f"{torch.__version__}; median of {cfg['repeat']} steps"
+          + (f", median of {rounds} processes taking turns"
+             if rounds > 1 and cfg["device"] == "cpu" else ""))
     print(f"| variant | step ms | vs eager | kept-heap ms | vs eager | peak MB "
           f"| predicted MB | trace model MB | floor MB "
           f"| gradients vs eager (rtol {rtol:g}) | trace-compile s |")
@@ -572,6 +603,9 @@ def main():
     parser.add_argument("--batch", type=int, default=8)
     parser.add_argument("--vocab", type=int, default=512)
     parser.add_argument("--repeat", type=int, default=10)
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="CPU: timing processes per variant, the variants "
+                             "taking turns (the figure is their median)")
     parser.add_argument("--plans", default="",
                         help="comma-separated: no-remat, min-cut, budget-0-5 "
                              "(default: all)")
@@ -589,13 +623,13 @@ def main():
     elif args.prepare:
         prepare(args, args.prepare)
     elif args.run:
-        sys.exit(report(args.run))
+        sys.exit(report(args.run, args.rounds))
     else:
         if args.device != "cpu":
             parser.error("--device cuda: --prepare here, then --run on the GPU machine")
         with tempfile.TemporaryDirectory(prefix="step-time-") as work:
             prepare(args, work)
-            sys.exit(report(work))
+            sys.exit(report(work, args.rounds))
 
 
 if __name__ == "__main__":
