@@ -614,6 +614,8 @@ def main():
     parser.add_argument("--measure", choices=["time", "peak", "both"],
                         default="both", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.rounds < 1:
+        parser.error("--rounds: at least 1")
     # trace_mlir.compile (the package row) runs this build's trace-compile,
     # in the workers too.
     os.environ.setdefault("TRACE_COMPILE",

@@ -1,9 +1,11 @@
 //===- CPURuntime.h - C entry points of the CPU runtime ---------*- C++ -*-===//
 //
-// What code compiled by the CPU pipeline calls. Each function follows MLIR's
-// C interface (`llvm.emit_c_interface`): `_mlir_ciface_<name>` taking
-// pointers to memref descriptors. The compiler side is the
-// trace-linalg-to-blas pass, which declares these functions.
+// What code compiled by the CPU pipeline calls. The matmuls and the arena's
+// page calls follow MLIR's C interface (`llvm.emit_c_interface`):
+// `_mlir_ciface_<name>` taking pointers to memref descriptors;
+// trace_rt_populate_buffer takes plain integers. The compiler side
+// declares them: trace-linalg-to-blas the matmuls, trace-plan-buffers the
+// page calls.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,17 +44,19 @@ void _mlir_ciface_trace_rt_batch_matmul_f64(StridedMemRefType<double, 3> *a,
 void _mlir_ciface_trace_rt_release_pages(StridedMemRefType<int8_t, 1> *arena,
                                          int64_t offset, int64_t bytes);
 
-/// Makes resident, in one call, the pages that bytes [offset, offset +
-/// bytes) of `arena` touch (clipped to the arena), just before the op that
-/// first writes them: madvise(MADV_POPULATE_WRITE), contents unchanged.
-/// A page faulted in one by one costs ~10 us on a small VM; populated, a
-/// sixteenth of that. A kernel without it (before Linux 5.14) faults them
-/// as before.
+/// Makes resident, in one call, the whole pages inside bytes [offset,
+/// offset + bytes) of `arena` (clipped to the arena), just before the op
+/// that first writes them: madvise(MADV_POPULATE_WRITE), contents
+/// unchanged. A page faulted in one by one costs ~10 us on a small VM;
+/// populated, a sixteenth of that. A kernel without it (before Linux
+/// 5.14) faults them as before.
 void _mlir_ciface_trace_rt_populate_pages(StridedMemRefType<int8_t, 1> *arena,
                                           int64_t offset, int64_t bytes);
 
 /// The same for a whole buffer outside the arena (an out-parameter, an
-/// allocation the function returns): `address` is its aligned pointer.
+/// allocation the function returns), every page it touches: `address` is
+/// its aligned pointer. Not a C-interface function: trace-plan-buffers
+/// declares it as (index, index).
 void trace_rt_populate_buffer(int64_t address, int64_t bytes);
 
 /// A symbol a tool references so the linker keeps the runtime library.

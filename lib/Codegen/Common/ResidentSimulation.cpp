@@ -32,11 +32,23 @@ int64_t residentBytes(int64_t bytes) {
 /// Bytes of a statically shaped memref; 0 when dynamic.
 int64_t memrefBytes(Type type) {
   auto memref = dyn_cast<MemRefType>(type);
-  if (!memref || !memref.hasStaticShape() ||
-      !memref.getElementType().isIntOrFloat())
+  if (!memref || !memref.hasStaticShape())
     return 0;
-  return memref.getNumElements() *
-         llvm::divideCeil(memref.getElementType().getIntOrFloatBitWidth(), 8);
+  Type element = memref.getElementType();
+  // index is 64 bits on the hosts this runs on (the LLVM lowering's).
+  int64_t bits = element.isIndex()        ? 64
+                 : element.isIntOrFloat() ? element.getIntOrFloatBitWidth()
+                                          : 0;
+  return memref.getNumElements() * llvm::divideCeil(bits, 8);
+}
+
+/// Whether memrefBytes knows `type`'s size (a static shape of integers,
+/// floats or indices; zero elements is a known 0).
+bool knownSize(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  return memref && memref.hasStaticShape() &&
+         (memref.getElementType().isIntOrFloat() ||
+          memref.getElementType().isIndex());
 }
 
 std::optional<int64_t> constantIndex(Value value) {
@@ -229,10 +241,10 @@ ResidentProfile ResidentSimulator::run(func::FuncOp function, bool topLevel) {
     if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
       if (alloc.getResult() == arena)
         return;
-      if (int64_t bytes = memrefBytes(alloc.getType()))
-        buffers[alloc] = Resident{residentBytes(bytes)};
-      else
+      if (!knownSize(alloc.getType()))
         notModelled("an allocation of unknown size", &op);
+      else if (int64_t bytes = memrefBytes(alloc.getType()))
+        buffers[alloc] = Resident{residentBytes(bytes)};
       return;
     }
     if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {

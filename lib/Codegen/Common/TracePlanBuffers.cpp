@@ -431,7 +431,8 @@ void liftArena(func::FuncOp function, memref::AllocOp arena,
 /// Bytes of a contiguous, statically shaped memref; 0 otherwise.
 int64_t contiguousBytes(Type type) {
   auto memref = dyn_cast<MemRefType>(type);
-  if (!memref || !memref.hasStaticShape() || !memref.getLayout().isIdentity() ||
+  if (!memref || !memref.hasStaticShape() ||
+      !memref.getLayout().isIdentity() || memref.getMemorySpace() ||
       !memref.getElementType().isIntOrFloat())
     return 0;
   return memref.getNumElements() *

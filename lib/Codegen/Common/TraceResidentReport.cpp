@@ -72,6 +72,7 @@ struct TraceResidentReportPass final
       functions.push_back(
           llvm::json::Object{{"name", p.name},
                              {"modelled", p.modelled},
+                             {"why", p.why},
                              {"peak_bytes", p.peak},
                              {"peak_at", locationString(p.peakAt)},
                              {"held_bytes", p.held},

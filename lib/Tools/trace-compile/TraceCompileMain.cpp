@@ -348,10 +348,19 @@ LogicalResult addCompiledPrediction(StringRef resident, StringRef reportJson,
     int64_t peak = std::max(fwdPeak, held + bwdPeak);
     bool modelled = fwd->getBoolean("modelled").value_or(false) &&
                     bwd->getBoolean("modelled").value_or(false);
+    // Why the simulation could not follow the step, from the function
+    // that says so.
+    std::string why;
+    for (const llvm::json::Object *f : {fwd, bwd})
+      if (!f->getBoolean("modelled").value_or(false) && why.empty())
+        why = ("@" + f->getString("name").value_or("") + ": " +
+               f->getString("why").value_or(""))
+                  .str();
     steps.push_back(llvm::json::Object{
         {"fwd", api.functions[i].symbol},
         {"bwd", api.functions[i + 1].symbol},
         {"modelled", modelled},
+        {"why", why},
         {"fwd_peak_bytes", fwdPeak},
         {"fwd_held_bytes", held},
         {"bwd_peak_bytes", bwdPeak},
@@ -363,8 +372,7 @@ LogicalResult addCompiledPrediction(StringRef resident, StringRef reportJson,
        << " above its entry (" << mb(bytes(bwd, "freed_donated_bytes"))
        << " of saved values freed as it goes)\n"
        << "  predicted step peak above the weights and inputs: " << mb(peak)
-       << (modelled ? "" : " (not modelled: a function has more than one "
-                           "block)")
+       << (modelled ? "" : " (not modelled: " + why + ")")
        << "\n";
   }
   report->getAsObject()->insert(

@@ -1,8 +1,8 @@
 // trace-prune-releases: a page release stays only where dropping it would
 // raise the function's peak (trace-resident-report's simulation).
-// RUN: trace-opt %s -trace-prune-releases -allow-unregistered-dialect | FileCheck %s
-// RUN: trace-opt %s -trace-prune-releases=print -allow-unregistered-dialect -o /dev/null 2>&1 | FileCheck %s --check-prefix=PRINT
-// RUN: trace-opt %s -trace-prune-releases -trace-resident-report=print -allow-unregistered-dialect -o /dev/null 2>&1 | FileCheck %s --check-prefix=AFTER
+// RUN: trace-opt %s -split-input-file -trace-prune-releases -allow-unregistered-dialect | FileCheck %s
+// RUN: trace-opt %s -split-input-file -trace-prune-releases=print -allow-unregistered-dialect -o /dev/null 2>&1 | FileCheck %s --check-prefix=PRINT
+// RUN: trace-opt %s -split-input-file -trace-prune-releases -trace-resident-report=print -allow-unregistered-dialect -o /dev/null 2>&1 | FileCheck %s --check-prefix=AFTER
 
 // %a (512 KiB) is the peak. Its release comes before %b and %c, which
 // would otherwise stack on it (704 KiB): it stays. %b's release comes
@@ -39,5 +39,36 @@ func.func @prune() {
   linalg.fill ins(%zero : f32) outs(%c : memref<16384xf32>)
   "test.use"(%c) : (memref<16384xf32>) -> ()
   memref.dealloc %arena : memref<720896xi8>
+  return
+}
+
+// -----
+
+// A public function another function of the module calls: its peak is
+// part of the caller's, which the pass does not weigh, so its releases
+// all stay (the one after the peak too), and it reports nothing.
+// PRINT-NOT: remark: trace-prune-releases: {{.*}}inner
+// CHECK-LABEL: func @inner
+// CHECK: linalg.fill
+// CHECK-NEXT: call @trace_rt_release_pages
+// CHECK-LABEL: func @outer
+func.func private @trace_rt_release_pages(memref<?xi8>, index, index)
+func.func @inner() {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c64k = arith.constant 65536 : index
+  %arena = memref.alloc() {alignment = 64 : i64} : memref<131072xi8>
+  %dyn = memref.cast %arena : memref<131072xi8> to memref<?xi8>
+  %a = memref.view %arena[%c0][] : memref<131072xi8> to memref<16384xf32>
+  %b = memref.view %arena[%c64k][] : memref<131072xi8> to memref<16384xf32>
+  linalg.fill ins(%zero : f32) outs(%a : memref<16384xf32>)
+  call @trace_rt_release_pages(%dyn, %c0, %c64k) : (memref<?xi8>, index, index) -> ()
+  linalg.fill ins(%zero : f32) outs(%b : memref<16384xf32>)
+  "test.use"(%b) : (memref<16384xf32>) -> ()
+  memref.dealloc %arena : memref<131072xi8>
+  return
+}
+func.func @outer() {
+  call @inner() : () -> ()
   return
 }

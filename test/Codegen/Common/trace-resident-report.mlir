@@ -110,29 +110,3 @@ func.func @loop(%n: index) {
   }
   return
 }
-
-// -----
-
-// trace_rt_populate_pages makes its range's pages resident (every page it
-// touches): %a's 16 pages at the call, before the fill; the populated
-// out-parameter (trace_rt_populate_buffer, 65536 bytes: mapped, whole
-// pages) at its call. Peak: both, 131072.
-// CHECK: remark: trace-resident-report: peak 131072 bytes above the entry, holds 65536 at the return; arena 65536 (65536 resident at most, 0 released)
-func.func private @trace_rt_populate_pages(memref<?xi8>, index, index)
-func.func private @trace_rt_populate_buffer(index, index)
-func.func @populated(%in: memref<16384xf32>, %out: memref<16384xf32>)
-    attributes {trace.inputs = 1 : i64} {
-  %zero = arith.constant 0.0 : f32
-  %c0 = arith.constant 0 : index
-  %c64k = arith.constant 65536 : index
-  %arena = memref.alloc() {alignment = 64 : i64} : memref<65536xi8>
-  %dyn = memref.cast %arena : memref<65536xi8> to memref<?xi8>
-  %a = memref.view %arena[%c0][] : memref<65536xi8> to memref<16384xf32>
-  call @trace_rt_populate_pages(%dyn, %c0, %c64k) : (memref<?xi8>, index, index) -> ()
-  linalg.fill ins(%zero : f32) outs(%a : memref<16384xf32>)
-  %p = memref.extract_aligned_pointer_as_index %out : memref<16384xf32> -> index
-  call @trace_rt_populate_buffer(%p, %c64k) : (index, index) -> ()
-  memref.copy %a, %out : memref<16384xf32> to memref<16384xf32>
-  memref.dealloc %arena : memref<65536xi8>
-  return
-}

@@ -310,12 +310,17 @@ def TracePlanBuffersPass : Pass<"trace-plan-buffers", "ModuleOp"> {
     in again, which `trace-prune-releases` weighs.)
 
     With `populate-pages`, each run of at least two pages that an op is
-    the first to touch (the first use of the buffers on them) is made
-    resident just before that op by one call of
+    the first to touch (the first op that uses the buffers on them, not a
+    view of them) is made resident just before that op by one call of
     `trace_rt_populate_pages(arena, offset, bytes)`
-    (`madvise(MADV_POPULATE_WRITE)`): the pages become resident at the same
-    op as before, without a fault each. On the 2-core VM here a page
-    faulted in costs ~10 us, populated ~0.6 us.
+    (`madvise(MADV_POPULATE_WRITE)` of the whole pages inside the range),
+    and in a public function each out-parameter (an argument after its
+    `trace.inputs` first ones) and each allocation left outside the arena
+    by one call of `trace_rt_populate_buffer(address, bytes)` before its
+    first use. A buffer's pages then become resident all at once where
+    its first op may have touched only part of them, as
+    `trace-resident-report` counts them anyway. On the 2-core VM here a
+    page faulted in costs ~10 us, populated ~0.6 us.
 
     MLIR has no such planner upstream (`promote-buffers-to-stack` moves
     small buffers to the stack, one by one).
@@ -327,8 +332,9 @@ def TracePlanBuffersPass : Pass<"trace-plan-buffers", "ModuleOp"> {
            "Hand the arena's pages back as they die "
            "(trace_rt_release_pages, the CPU runtime)">,
     Option<"populatePages", "populate-pages", "bool", /*default=*/"false",
-           "Make the pages each op touches first resident in one call "
-           "before it (trace_rt_populate_pages, the CPU runtime)">,
+           "Make the pages each op touches first, and each out-parameter, "
+           "resident in one call before it (trace_rt_populate_pages and "
+           "trace_rt_populate_buffer, the CPU runtime)">,
   ];
 }
 
@@ -336,11 +342,13 @@ def TracePruneReleasesPass : Pass<"trace-prune-releases", "ModuleOp"> {
   let summary = "Keep only the page releases that lower a function's peak";
   let description = [{
     After `trace-plan-buffers` with `release-pages`: each public function's
-    `trace_rt_release_pages` calls are dropped, latest first, while the
-    function's peak stays what it is with all of them, as
-    `trace-resident-report`'s simulation counts it. A release after the
-    peak lowers nothing (the arena goes at the return), and one that hands
-    back pages no op touched does nothing; both go.
+    `trace_rt_release_pages` calls are weighed latest first, against
+    `trace-resident-report`'s simulation of the function with all of
+    them. A release goes when, without it (and without those already
+    dropped), no later step while the arena lives would rise above the
+    function's peak; the others stay. So a release after the peak mostly
+    goes (one that keeps a later callee's peak down stays), and one before
+    it goes when what follows stays low enough.
 
     A page handed back is not free: the next step touches it again and
     faults (the heap gives the arena the same addresses), and on a small
@@ -348,8 +356,10 @@ def TracePruneReleasesPass : Pass<"trace-prune-releases", "ModuleOp"> {
     `bench/step_time.py` the releases cost 8099 faults a step.
 
     A function the simulation does not model (more than one block, a
-    recursive call) keeps every release. `print` reports, per function,
-    how many releases and bytes were kept.
+    recursive call, an allocation of unknown size or inside a region)
+    keeps every release, and so does a public function another function
+    of the module calls (its peak is part of its caller's). `print`
+    reports, per function, how many releases and bytes were kept.
   }];
   let options = [
     Option<"print", "print", "bool", /*default=*/"false",
@@ -368,8 +378,9 @@ def TraceResidentReportPass : Pass<"trace-resident-report", "ModuleOp"> {
     models the trace ops before bufferization and fusion:
 
     - the arena's pages become resident when a view of them is first
-      used, and go at a `trace_rt_release_pages` call (whole pages inside
-      the range) or at the arena's dealloc;
+      used or a `trace_rt_populate_pages` call names them (every page the
+      range touches), and go at a `trace_rt_release_pages` call (whole
+      pages inside the range) or at the arena's dealloc;
     - each other allocation from its first use to its dealloc; one the
       function returns (the saved values of `@f_fwd`) stays;
     - an out-parameter (an argument after the function's `trace.inputs`
@@ -379,7 +390,13 @@ def TraceResidentReportPass : Pass<"trace-resident-report", "ModuleOp"> {
       `trace-free-donated`) is resident at the entry and goes at its
       dealloc;
     - a call of a function of the module adds the callee's own peak (its
-      arguments are the caller's) for the length of the call.
+      arguments are the caller's) for the length of the call;
+    - a `trace_rt_populate_buffer` call touches the buffer whose pointer
+      it takes.
+
+    A function with more than one block, a recursive call, an allocation
+    of unknown size or one inside a region (a loop's body) is "not
+    modelled", and the remark and JSON say why.
 
     Memory is counted as glibc gives it with `MALLOC_MMAP_THRESHOLD_=65536`
     (what `bench/step_time.py` measures the peak with): a block of 64 KiB
