@@ -38,6 +38,10 @@ using namespace mlir;
 namespace {
 
 constexpr int64_t kAlignment = 64;
+/// The arena itself starts on a page, so that its pages are the pages the
+/// kernel counts: a release or populate of arena pages [a, b) is the
+/// kernel's pages [a, b), as trace-resident-report counts them.
+constexpr int64_t kArenaAlignment = 4096;
 
 int64_t alignUp(int64_t bytes) {
   return (bytes + kAlignment - 1) / kAlignment * kAlignment;
@@ -315,8 +319,8 @@ memref::AllocOp planFunction(func::FuncOp function, bool print,
   builder.setInsertionPointToStart(&block);
   Location loc = function.getLoc();
   auto arenaType = MemRefType::get({arenaBytes}, builder.getI8Type());
-  auto arena = memref::AllocOp::create(builder, loc, arenaType,
-                                       builder.getI64IntegerAttr(kAlignment));
+  auto arena = memref::AllocOp::create(
+      builder, loc, arenaType, builder.getI64IntegerAttr(kArenaAlignment));
   SmallVector<Operation *> atPosition(position.size());
   for (auto [op, i] : position)
     atPosition[i] = op;

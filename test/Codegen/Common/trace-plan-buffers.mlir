@@ -1,5 +1,5 @@
 // trace-plan-buffers: freed temporaries of a function's block become views
-// of one 64-byte-aligned arena; buffers live at the same time get disjoint
+// of one page-aligned arena; buffers live at the same time get disjoint
 // bytes, the others share them (largest placed first, each at the lowest
 // offset that fits). Escaping, dynamic, nested and strided buffers keep
 // their own allocation.
@@ -10,7 +10,7 @@
 // %a's dealloc, so it reuses %a's bytes at offset 0, while %b sits at 4096.
 // PRINT: remark: trace-plan-buffers: 3 buffers in an arena of 5120 bytes; their live peak is 5120 bytes
 // CHECK-LABEL: func @reuse
-// CHECK: %[[ARENA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<5120xi8>
+// CHECK: %[[ARENA:.*]] = memref.alloc() {alignment = 4096 : i64} : memref<5120xi8>
 // CHECK: %[[A:.*]] = memref.view %[[ARENA]][%c0{{.*}}][] : memref<5120xi8> to memref<32x32xf32>
 // CHECK: %[[B:.*]] = memref.view %[[ARENA]][%c4096{{.*}}][] : memref<5120xi8> to memref<256xf32>
 // CHECK: linalg.add ins(%{{.*}}, %{{.*}} : memref<32x32xf32>, memref<32x32xf32>) outs(%[[A]]
@@ -42,7 +42,7 @@ func.func @reuse(%x: memref<32x32xf32>, %out: memref<256xf32>) {
 // 64 bytes (the 3 x f32 buffer takes 64).
 // PRINT: remark: trace-plan-buffers: 3 buffers in an arena of 192 bytes; their live peak is 192 bytes
 // CHECK-LABEL: func @all_live
-// CHECK: memref.alloc() {alignment = 64 : i64} : memref<192xi8>
+// CHECK: memref.alloc() {alignment = 4096 : i64} : memref<192xi8>
 // CHECK-DAG: memref.view %{{.*}}[%c0{{.*}}][] : memref<192xi8> to memref<3xf32>
 // CHECK-DAG: memref.view %{{.*}}[%c64{{.*}}][] : memref<192xi8> to memref<2xf64>
 // CHECK-DAG: memref.view %{{.*}}[%c128{{.*}}][] : memref<192xi8> to memref<4xi32>
@@ -65,7 +65,7 @@ func.func @all_live() {
 // another block. The two plain temporaries still share an arena.
 // PRINT: remark: trace-plan-buffers: 2 buffers in an arena of 128 bytes; their live peak is 128 bytes
 // CHECK-LABEL: func @kept
-// CHECK: memref.alloc() {alignment = 64 : i64} : memref<128xi8>
+// CHECK: memref.alloc() {alignment = 4096 : i64} : memref<128xi8>
 // CHECK: %[[R:.*]] = memref.alloc() : memref<4xf32>
 // CHECK: memref.alloc(%{{.*}}) : memref<?xf32>
 // CHECK: memref.alloc() : memref<4x4xf32, strided<[8, 1]>>
@@ -123,7 +123,7 @@ func.func @single() {
 // before %a is freed but first used after, so both take offset 0.
 // PRINT: remark: trace-plan-buffers: 2 buffers in an arena of 1024 bytes; their live peak is 1024 bytes
 // CHECK-LABEL: func @late_use
-// CHECK: memref.alloc() {alignment = 64 : i64} : memref<1024xi8>
+// CHECK: memref.alloc() {alignment = 4096 : i64} : memref<1024xi8>
 // CHECK-COUNT-2: memref.view %{{.*}}[%c0{{.*}}][] : memref<1024xi8> to memref<256xf32>
 func.func @late_use() {
   %a = memref.alloc() : memref<256xf32>
@@ -152,7 +152,7 @@ func.func @late_use() {
 // CHECK-NOT: memref.dealloc
 // CHECK: return
 // CHECK-LABEL: func.func @step(
-// CHECK: %[[ARENA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<6144xi8>
+// CHECK: %[[ARENA:.*]] = memref.alloc() {alignment = 4096 : i64} : memref<6144xi8>
 // CHECK: %[[T:.*]] = memref.view %[[ARENA]][%c0{{.*}}][] : memref<6144xi8> to memref<1024xf32>
 // CHECK: %[[S:.*]] = memref.view %[[ARENA]][%c4096{{.*}}][] : memref<6144xi8> to memref<2048xi8>
 // CHECK: call @layer(%{{.*}}, %{{.*}}, %[[S]])
@@ -191,7 +191,7 @@ func.func @step(%x: memref<256xf32>, %y: memref<256xf32>, %z: memref<512xf32>) {
 // CHECK-NOT: memref.alloc
 // CHECK: memref.view %[[SCRATCH]]
 // CHECK-LABEL: func.func @calls_one(
-// CHECK: %[[ARENA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2048xi8>
+// CHECK: %[[ARENA:.*]] = memref.alloc() {alignment = 4096 : i64} : memref<2048xi8>
 // CHECK: call @one(%{{.*}}, %{{.*}}) : (memref<256xf32>, memref<1024xi8>) -> ()
 // CHECK: call @one(%{{.*}}, %{{.*}}) : (memref<256xf32>, memref<1024xi8>) -> ()
 // CHECK: memref.dealloc %[[ARENA]]
@@ -220,7 +220,7 @@ func.func @calls_one(%x: memref<256xf32>) {
 // RUN: trace-opt %s -split-input-file -trace-plan-buffers=release-pages -allow-unregistered-dialect | FileCheck %s --check-prefix=RELEASE
 // RELEASE: func.func private @trace_rt_release_pages(memref<?xi8>, index, index) attributes {llvm.emit_c_interface}
 // RELEASE-LABEL: func @release
-// RELEASE: %[[ARENA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1310720xi8>
+// RELEASE: %[[ARENA:.*]] = memref.alloc() {alignment = 4096 : i64} : memref<1310720xi8>
 // RELEASE: %[[DYN:.*]] = memref.cast %[[ARENA]] : memref<1310720xi8> to memref<?xi8>
 // RELEASE: linalg.fill {{.*}} outs(%{{.*}} : memref<512x512xf32>)
 // RELEASE-NEXT: %[[OFF:.*]] = arith.constant 0 : index
@@ -253,7 +253,7 @@ func.func @release(%out: memref<256xf32>) {
 // at the arena's end: the bytes after it are the allocator's.
 // RUN: trace-opt %s -split-input-file -trace-plan-buffers=release-pages -allow-unregistered-dialect | FileCheck %s --check-prefix=TAIL
 // TAIL-LABEL: func @release_tail
-// TAIL: memref.alloc() {alignment = 64 : i64} : memref<1310784xi8>
+// TAIL: memref.alloc() {alignment = 4096 : i64} : memref<1310784xi8>
 // TAIL: linalg.fill {{.*}} outs(%{{.*}} : memref<65552xf32>)
 // TAIL-NEXT: %[[OFF:.*]] = arith.constant 1048576 : index
 // TAIL-NEXT: %[[LEN:.*]] = arith.constant 262208 : index
@@ -283,7 +283,7 @@ func.func @release_tail() {
 // POPULATE-DAG: func.func private @trace_rt_populate_pages(memref<?xi8>, index, index) attributes {llvm.emit_c_interface}
 // POPULATE-DAG: func.func private @trace_rt_populate_buffer(index, index)
 // POPULATE-LABEL: func @populate
-// POPULATE: %[[ARENA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1314816xi8>
+// POPULATE: %[[ARENA:.*]] = memref.alloc() {alignment = 4096 : i64} : memref<1314816xi8>
 // POPULATE: %[[DYN:.*]] = memref.cast %[[ARENA]] : memref<1314816xi8> to memref<?xi8>
 // POPULATE: memref.view %[[ARENA]]{{.*}} to memref<1024xf32>
 // POPULATE-NEXT: %[[OFF:.*]] = arith.constant 0 : index

@@ -269,8 +269,8 @@ def TracePlanBuffersPass : Pass<"trace-plan-buffers", "ModuleOp"> {
     After `trace-early-dealloc`: each `memref.alloc` of the function's
     single block with a static shape and identity layout whose buffer a
     `memref.dealloc` of the same block frees becomes a `memref.view` into
-    one `memref<N x i8>` arena, allocated (64-byte aligned) at the start of
-    the function and freed before its return; the buffer's deallocation
+    one `memref<N x i8>` arena, allocated (on a page: its pages are the
+    kernel's) at the start of the function and freed before its return; the buffer's deallocation
     goes. Buffers whose lifetimes (from the first use to the dealloc, in
     block order: no byte is touched before the first use, which is often
     well after the alloc) overlap get disjoint byte ranges; others share
