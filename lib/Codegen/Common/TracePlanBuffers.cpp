@@ -38,10 +38,14 @@ using namespace mlir;
 namespace {
 
 constexpr int64_t kAlignment = 64;
+/// The page the plan counts in (the runtime rounds to the real one), and
+/// the fewest bytes a populate call is worth: below two pages, a fault.
+constexpr int64_t kPage = 4096;
+constexpr int64_t kMinPopulateBytes = 2 * kPage;
 /// The arena itself starts on a page, so that its pages are the pages the
 /// kernel counts: a release or populate of arena pages [a, b) is the
 /// kernel's pages [a, b), as trace-resident-report counts them.
-constexpr int64_t kArenaAlignment = 4096;
+constexpr int64_t kArenaAlignment = kPage;
 
 int64_t alignUp(int64_t bytes) {
   return (bytes + kAlignment - 1) / kAlignment * kAlignment;
@@ -83,23 +87,32 @@ Operation *firstTouch(Value value, Block &block) {
   return first;
 }
 
-/// The alloc's byte size when it can live in the arena: static shape,
-/// identity layout, default memory space, an integer or float element type
-/// of 1, 2, 4, 8 or 16 bytes (what the LLVM lowering stores each element
-/// in; i24 or f80 would take more) and an alignment the arena's offsets
-/// satisfy; otherwise 0.
-int64_t plannableBytes(memref::AllocOp alloc) {
-  MemRefType type = alloc.getType();
-  if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
-      type.getMemorySpace() || !type.getElementType().isIntOrFloat())
-    return 0;
-  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+/// The byte size of a buffer of `type` laid out as the LLVM lowering stores
+/// it: static shape, identity layout, default memory space, an integer or
+/// float element type of 1, 2, 4, 8 or 16 bytes (i24 or f80 would take
+/// more); nullopt otherwise.
+std::optional<int64_t> contiguousBytes(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref || !memref.hasStaticShape() || !memref.getLayout().isIdentity() ||
+      memref.getMemorySpace() || !memref.getElementType().isIntOrFloat())
+    return std::nullopt;
+  unsigned bits = memref.getElementType().getIntOrFloatBitWidth();
   if (bits < 8 || bits > 128 || !llvm::isPowerOf2_32(bits))
+    return std::nullopt;
+  return memref.getNumElements() * (bits / 8);
+}
+
+/// The alloc's byte size (at least 1) when it can live in the arena: a
+/// contiguous buffer with an alignment the arena's offsets satisfy;
+/// otherwise 0.
+int64_t plannableBytes(memref::AllocOp alloc) {
+  std::optional<int64_t> bytes = contiguousBytes(alloc.getType());
+  if (!bytes)
     return 0;
   if (std::optional<uint64_t> align = alloc.getAlignment())
     if (*align > static_cast<uint64_t>(kAlignment))
       return 0;
-  return std::max<int64_t>(type.getNumElements() * (bits / 8), 1);
+  return std::max<int64_t>(*bytes, 1);
 }
 
 /// The one `memref.dealloc` of `alloc`'s result in `block`, or null.
@@ -178,7 +191,6 @@ struct Release {
 /// guess the runtime rounds to the real one.
 SmallVector<Release> planReleases(ArrayRef<Buffer> buffers, int64_t arenaBytes,
                                   int64_t minBytes) {
-  constexpr int64_t kPage = 4096;
   int64_t numPages = (arenaBytes + kPage - 1) / kPage;
   std::vector<int64_t> lastEnd(numPages, -1);
   for (const Buffer &buffer : buffers)
@@ -226,7 +238,6 @@ struct Populate {
 /// first (the first op to touch a buffer on them).
 SmallVector<Populate> planPopulates(ArrayRef<Buffer> buffers,
                                     int64_t arenaBytes, int64_t minBytes) {
-  constexpr int64_t kPage = 4096;
   int64_t numPages = (arenaBytes + kPage - 1) / kPage;
   std::vector<int64_t> firstStart(numPages,
                                   std::numeric_limits<int64_t>::max());
@@ -362,7 +373,7 @@ memref::AllocOp planFunction(func::FuncOp function, bool print,
     // Each run just before the op that first touches it: the same pages
     // become resident at the same op, in one call instead of a fault each.
     for (const Populate &populate :
-         planPopulates(buffers, arenaBytes, 2 * 4096)) {
+         planPopulates(buffers, arenaBytes, kMinPopulateBytes)) {
       OpBuilder at(atPosition[populate.at]);
       pagesCall("trace_rt_populate_pages", at, populate.offset, populate.bytes);
     }
@@ -432,17 +443,6 @@ void liftArena(func::FuncOp function, memref::AllocOp arena,
   }
 }
 
-/// Bytes of a contiguous, statically shaped memref; 0 otherwise.
-int64_t contiguousBytes(Type type) {
-  auto memref = dyn_cast<MemRefType>(type);
-  if (!memref || !memref.hasStaticShape() ||
-      !memref.getLayout().isIdentity() || memref.getMemorySpace() ||
-      !memref.getElementType().isIntOrFloat())
-    return 0;
-  return memref.getNumElements() *
-         llvm::divideCeil(memref.getElementType().getIntOrFloatBitWidth(), 8);
-}
-
 /// Makes each out-parameter of a public function (an argument after its
 /// trace.inputs first ones: the caller's fresh buffer), and each
 /// allocation left outside the arena (one it returns), resident in one
@@ -457,15 +457,15 @@ void populateOutsideArena(func::FuncOp function) {
           trace::TraceDialect::kInputsAttrName))
     for (BlockArgument arg : function.getArguments())
       if (arg.getArgNumber() >= inputs.getInt())
-        buffers.push_back({arg, contiguousBytes(arg.getType())});
+        buffers.push_back({arg, contiguousBytes(arg.getType()).value_or(0)});
   for (auto alloc : block.getOps<memref::AllocOp>())
     if (!llvm::any_of(alloc->getUsers(),
                       [](Operation *u) { return isa<memref::ViewOp>(u); }))
-      buffers.push_back({alloc, contiguousBytes(alloc.getType())});
+      buffers.push_back({alloc, contiguousBytes(alloc.getType()).value_or(0)});
   ModuleOp module = function->getParentOfType<ModuleOp>();
   for (auto [value, bytes] : buffers) {
     // Two pages or more: one call instead of a fault a page.
-    if (bytes < 2 * 4096)
+    if (bytes < kMinPopulateBytes)
       continue;
     Operation *first = firstTouch(value, block);
     if (!first || first->hasTrait<OpTrait::IsTerminator>())
