@@ -23,7 +23,7 @@ StringRef trace::convolutionLowering(StringRef option, bool blas) {
 }
 
 void trace::buildBufferizedLinalgPipeline(OpPassManager &pm,
-                                          bool resultsToOutParams,
+                                          ResultBuffers results,
                                           StringRef convolutions,
                                           StringRef scatters,
                                           bool fuseIntoRowReductions) {
@@ -69,14 +69,14 @@ void trace::buildBufferizedLinalgPipeline(OpPassManager &pm,
   // argument from the start (no copy, no second buffer: the forward's
   // saved values and the backward's gradients are written once, where the
   // caller keeps them). A result that is a view or an input is copied in.
-  if (resultsToOutParams) {
+  if (results != ResultBuffers::Returned) {
     // A value returned twice (a result that is also saved) is returned
     // once and copied once: upstream's hoisting would give it the first
     // out-param and leave the second reading an erased allocation.
     pm.addNestedPass<func::FuncOp>(trace::createTraceDistinctResultsPass());
     bufferization::BufferResultsToOutParamsPassOptions outParams;
     outParams.hoistStaticAllocs = true;
-    outParams.modifyPublicFunctions = true;
+    outParams.modifyPublicFunctions = results == ResultBuffers::OutParams;
     pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
     // ... and a reshaped allocation too (a matmul's output saved as an
     // activation), which upstream copies.
@@ -116,9 +116,11 @@ void trace::buildCPUPipeline(OpPassManager &pm,
     TraceGPUMapLinalgPassOptions map;
     map.blockSize = options.gpuBlockSize;
     map.maxBlocks = options.gpuMaxBlocks;
+    // The GPU pipeline's default: layers inline.
     buildGPUKernelsFront(pm, options.blas ? "cpu" : "", map,
                          convolutionLowering(options.convolutions,
-                                             options.blas));
+                                             options.blas),
+                         /*outlineRepeats=*/false);
     pm.addNestedPass<func::FuncOp>(trace::createTraceGPULaunchesOnCPUPass());
   } else {
     // 0. A function per kind of repeated layer, before anything grows
@@ -129,7 +131,7 @@ void trace::buildCPUPipeline(OpPassManager &pm,
     // Producers fuse into row reductions when trace-vectorize-reductions
     // will vectorize them.
     buildBufferizedLinalgPipeline(
-        pm, /*resultsToOutParams=*/true,
+        pm, ResultBuffers::OutParams,
         convolutionLowering(options.convolutions, options.blas), "loops",
         /*fuseIntoRowReductions=*/options.vectorizeReductions);
     // 3. Matmuls to BLAS.

@@ -163,13 +163,24 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
 /// The front both backends share: trace ops -> linalg on tensors (the export
 /// format; elementwise chains fused, transposed matmul operands read in
 /// place) -> one-shot bufferized memrefs with read-only inputs,
-/// identity-layout function boundaries and deallocation. With
-/// `resultsToOutParams`, results are trailing arguments the caller allocates
+/// identity-layout function boundaries and deallocation. `results` says
+/// which functions' results are trailing arguments the caller allocates
 /// (upstream buffer-results-to-out-params, allocations hoisted to them);
-/// otherwise freshly allocated buffers the caller frees. `convolutions` and
-/// `scatters` are trace-to-linalg's options of those names.
+/// the others return freshly allocated buffers the caller frees.
+/// `convolutions` and `scatters` are trace-to-linalg's options of those
+/// names.
+enum class ResultBuffers {
+  /// Every function returns its results.
+  Returned,
+  /// Private functions (a layer's, trace-outline-repeats') write them into
+  /// the caller's buffers; public ones return them.
+  PrivateOutParams,
+  /// Every function writes them into the caller's buffers.
+  OutParams,
+};
 void buildBufferizedLinalgPipeline(OpPassManager &pm,
-                                   bool resultsToOutParams = false,
+                                   ResultBuffers results =
+                                       ResultBuffers::Returned,
                                    StringRef convolutions = "direct",
                                    StringRef scatters = "loops",
                                    bool fuseIntoRowReductions = false);
@@ -190,9 +201,12 @@ void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
 /// gpu.launch on a 1-D grid (trace-gpu-map-linalg). Host memory is not
 /// moved to the device yet. Shared by trace-gpu-pipeline and
 /// trace-cpu-pipeline{gpu-kernels}. `convolutions` as trace-to-linalg's.
+/// With `outlineRepeats`, the repeated layers are one function per kind
+/// first (trace-outline-repeats), whose results are the caller's buffers.
 void buildGPUKernelsFront(OpPassManager &pm, StringRef blasRuntime,
                           const TraceGPUMapLinalgPassOptions &map,
-                          StringRef convolutions = "direct");
+                          StringRef convolutions = "direct",
+                          bool outlineRepeats = false);
 
 struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
   PassOptions::Option<std::string> chip{
@@ -253,6 +267,14 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
                      "where the matmul is large enough (auto; direct "
                      "without cuBLAS)"),
       llvm::cl::init("auto")};
+  PassOptions::Option<bool> outlineRepeats{
+      *this, "outline-repeats",
+      llvm::cl::desc("Make the repeated layers of a model one host function "
+                     "per kind, called per layer (trace-outline-repeats), so "
+                     "compile time does not grow with depth. Off by default: "
+                     "gpu-async-region synchronizes the host before each "
+                     "call, so every layer's call waits for the GPU"),
+      llvm::cl::init(false)};
 };
 
 /// trace ops -> linalg on tensors -> buffers -> GPU kernels -> NVVM -> PTX,
