@@ -116,11 +116,11 @@ void trace::buildCPUPipeline(OpPassManager &pm,
     TraceGPUMapLinalgPassOptions map;
     map.blockSize = options.gpuBlockSize;
     map.maxBlocks = options.gpuMaxBlocks;
-    // The GPU pipeline's default: layers inline.
+    // Layers as functions, as the GPU pipeline makes them by default.
     buildGPUKernelsFront(pm, options.blas ? "cpu" : "", map,
                          convolutionLowering(options.convolutions,
                                              options.blas),
-                         /*outlineRepeats=*/false);
+                         options.outlineRepeats);
     pm.addNestedPass<func::FuncOp>(trace::createTraceGPULaunchesOnCPUPass());
   } else {
     // 0. A function per kind of repeated layer, before anything grows

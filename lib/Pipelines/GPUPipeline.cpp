@@ -85,7 +85,8 @@ void trace::buildGPUPipeline(OpPassManager &pm,
                              const GPUPipelineOptions &options) {
   // 1-3. Kernels; then host buffers move to the device; launch bodies are
   // outlined into one gpu.module each; host GPU ops are chained on a
-  // stream, synchronized before each return and each call.
+  // stream, synchronized before each return and each call of a function
+  // that does more than queue GPU work.
   TraceGPUMapLinalgPassOptions map;
   map.blockSize = options.blockSize;
   map.blockReductions = options.blockReductions;
@@ -100,7 +101,9 @@ void trace::buildGPUPipeline(OpPassManager &pm,
   // Launches of identical kernels (every layer of a repeated block) launch
   // one: the PTX and the NVPTX back end's work grow with distinct bodies.
   pm.addPass(trace::createTraceDedupeGPUKernelsPass());
-  pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
+  // One stream for the whole step: a layer's function (outline-repeats)
+  // queues its work on its caller's stream, so the host waits once.
+  pm.addPass(trace::createTraceGPUAsyncRegionPass());
 
   // 4. NVVM and PTX: upstream's gpu-lower-to-nvvm-pipeline step by step
   // (mlir/lib/Dialect/GPU/Pipelines/GPUToNVVMPipeline.cpp), because it has

@@ -1,35 +1,40 @@
-// trace-gpu-pipeline{outline-repeats}: the repeated layers of a step are
-// one host function, called per layer, whose result is written into a
-// buffer the caller allocates (private functions only: the public step
-// still returns its result). Upstream gpu-async-region synchronizes the
-// host before each call (it cannot see into one), so every layer's call
-// waits for the GPU: that is why the option is off by default.
-// RUN: trace-opt %s --trace-gpu-pipeline="outline-repeats=true" | FileCheck %s
-// RUN: trace-opt %s --trace-gpu-pipeline | FileCheck %s --check-prefix=DEFAULT
+// trace-gpu-pipeline's outline-repeats (on by default): the repeated
+// layers of a step are one host function, called per layer, whose result
+// is written into a buffer the caller allocates (private functions only:
+// the public step still returns its result). Each call queues the layer's
+// gemm and kernels on the caller's stream (trace-gpu-async-region): one
+// stream for the step, and the host waits once, before the step returns,
+// not around each call.
+// RUN: trace-opt %s --trace-gpu-pipeline | FileCheck %s
+// RUN: trace-opt %s --trace-gpu-pipeline="outline-repeats=false" | FileCheck %s --check-prefix=INLINE
 
 // CHECK-LABEL: llvm.func @step(
-// CHECK: %[[S0:.*]] = llvm.call @mgpuStreamCreate()
-// CHECK: %[[OUT0:.*]] = llvm.call @mgpuMemAlloc(%{{.*}}, %[[S0]],
-// CHECK: llvm.call @mgpuStreamSynchronize(%[[S0]])
-// CHECK-NEXT: llvm.call @mgpuStreamDestroy(%[[S0]])
-// CHECK-NEXT: llvm.call @[[LAYER:step.blocks.0]](%arg0, {{.*}}, %[[OUT0]], %[[OUT0]],
-// CHECK: llvm.call @[[LAYER]](
-// CHECK: llvm.call @[[LAYER]](
-// CHECK-NOT: llvm.call @[[LAYER]](
-// CHECK: llvm.return %{{.*}} : !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
-// The layer: its gemm and fused kernel on a stream of its own, waited for
-// before it returns; nothing returned.
-// CHECK: llvm.func @[[LAYER]](
 // CHECK: %[[S:.*]] = llvm.call @mgpuStreamCreate()
-// CHECK: llvm.call @trace_cuda_matmul_f32({{.*}}, %[[S]])
-// CHECK: gpu.launch_func <%[[S]] : !llvm.ptr>
+// CHECK-NOT: mgpuStream
+// CHECK: %[[OUT0:.*]] = llvm.call @mgpuMemAlloc(%{{.*}}, %[[S]],
+// CHECK-NOT: mgpuStream
+// CHECK: llvm.call @[[LAYER:step.blocks.0]](%[[S]], %arg0, {{.*}}, %[[OUT0]], %[[OUT0]],
+// CHECK-NOT: mgpuStream
+// CHECK: llvm.call @[[LAYER]](%[[S]],
+// CHECK-NOT: mgpuStream
+// CHECK: llvm.call @[[LAYER]](%[[S]],
+// CHECK-NOT: llvm.call @[[LAYER]](
 // CHECK: llvm.call @mgpuStreamSynchronize(%[[S]])
 // CHECK-NEXT: llvm.call @mgpuStreamDestroy(%[[S]])
-// CHECK-NEXT: llvm.return{{$}}
+// CHECK: llvm.return %{{.*}} : !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+// The layer: its gemm and fused kernel on the stream it is given, no
+// stream of its own, no wait; nothing returned.
+// CHECK: llvm.func @[[LAYER]](%[[LS:[^:]*]]: !llvm.ptr,
+// CHECK-NOT: mgpuStream
+// CHECK: llvm.call @trace_cuda_matmul_f32({{.*}}, %[[LS]])
+// CHECK-NOT: mgpuStream
+// CHECK: gpu.launch_func <%[[LS]] : !llvm.ptr>
+// CHECK-NOT: mgpuStream
+// CHECK: llvm.return{{$}}
 
-// DEFAULT-LABEL: llvm.func @step(
-// DEFAULT-NOT: llvm.call @step.
-// DEFAULT-NOT: llvm.func @step.
+// INLINE-LABEL: llvm.func @step(
+// INLINE-NOT: llvm.call @step.
+// INLINE-NOT: llvm.func @step.
 func.func @step(%x: tensor<64x64xf32>, %w0: tensor<64x64xf32>, %w1: tensor<64x64xf32>, %w2: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %m0 = trace.matmul %x, %w0 : tensor<64x64xf32>, tensor<64x64xf32> -> tensor<64x64xf32> loc("blocks.0.fc")
   %a0 = trace.tanh %m0 : tensor<64x64xf32> loc("blocks.0.act")

@@ -271,10 +271,10 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       *this, "outline-repeats",
       llvm::cl::desc("Make the repeated layers of a model one host function "
                      "per kind, called per layer (trace-outline-repeats), so "
-                     "compile time does not grow with depth. Off by default: "
-                     "gpu-async-region synchronizes the host before each "
-                     "call, so every layer's call waits for the GPU"),
-      llvm::cl::init(false)};
+                     "compile time does not grow with depth; each call "
+                     "queues its work on the caller's stream "
+                     "(trace-gpu-async-region)"),
+      llvm::cl::init(true)};
 };
 
 /// trace ops -> linalg on tensors -> buffers -> GPU kernels -> NVVM -> PTX,
@@ -294,9 +294,11 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
 ///     output element combining its threads with gpu.all_reduce; upstream
 ///     convert-parallel-loops-to-gpu makes each a gpu.launch;
 ///     trace-gpu-device-memory moves allocations to the device;
-///     gpu-kernel-outlining (one gpu.module per kernel); gpu-async-region
-///     (a stream per run of GPU ops, synchronized before returning and
-///     before each matmul call);
+///     gpu-kernel-outlining (one gpu.module per kernel, identical ones
+///     deduplicated); trace-gpu-async-region (upstream gpu-async-region,
+///     with the calls of layers' functions, outline-repeats, queued on the
+///     caller's stream: one stream per step, synchronized before it
+///     returns);
 ///  4. upstream gpu-lower-to-nvvm-pipeline's steps, with chip/features, and
 ///     gpu-module-to-binary with the toolkit, so libdevice is linked.
 ///

@@ -7,6 +7,11 @@
 // one async dependency lowered to. The op's token is that stream, as for
 // upstream's gpu.alloc.
 //
+// trace_gpu.call becomes an llvm.call of its callee (by then an llvm.func)
+// with that stream first and the operands as func-to-llvm passes them; its
+// token is the stream too, so the host's final wait still finds the
+// stream's mgpuStreamCreate and synchronizes the stream.
+//
 // The pattern runs inside upstream's gpu-to-llvm, which collects the
 // patterns of every loaded dialect with a convert-to-LLVM interface: it
 // must, because only that conversion knows which stream a
@@ -20,6 +25,7 @@
 
 #include "mlir/Conversion/ConvertToLLVM/ToLLVMInterface.h"
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -110,6 +116,50 @@ struct GemmOpLowering final
   }
 };
 
+struct CallOpLowering final : ConvertOpToLLVMPattern<trace_gpu::CallOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(trace_gpu::CallOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (adaptor.getAsyncDependencies().size() != 1)
+      return rewriter.notifyMatchFailure(
+          op, "needs exactly one async dependency (gpu-async-region)");
+    // The callee as func-to-llvm converts it: already an llvm.func, or a
+    // func.func this same conversion converts.
+    Operation *callee =
+        SymbolTable::lookupNearestSymbolFrom(op, op.getCalleeAttr());
+    LLVM::LLVMFunctionType type;
+    if (auto fn = dyn_cast_or_null<LLVM::LLVMFuncOp>(callee)) {
+      type = fn.getFunctionType();
+    } else if (auto fn = dyn_cast_or_null<func::FuncOp>(callee)) {
+      TypeConverter::SignatureConversion signature(fn.getNumArguments());
+      type = dyn_cast_or_null<LLVM::LLVMFunctionType>(
+          getTypeConverter()->convertFunctionSignature(
+              fn.getFunctionType(), /*isVariadic=*/false,
+              /*useBarePtrCallConv=*/false, signature));
+    }
+    if (!type)
+      return rewriter.notifyMatchFailure(op, "callee not convertible");
+    Value stream = adaptor.getAsyncDependencies().front();
+    SmallVector<Value> args = {stream};
+    llvm::append_range(args, getTypeConverter()->promoteOperands(
+                                 op.getLoc(), op.getArgs(), adaptor.getArgs(),
+                                 rewriter));
+    // A callee of another signature (a bare-pointer calling convention,
+    // say) is an error, not a miscompiled call.
+    if (TypeRange(ValueRange(args)) != type.getParams() ||
+        !isa<LLVM::LLVMVoidType>(type.getReturnType()))
+      return op.emitOpError("passes ")
+             << TypeRange(ValueRange(args)) << " to @" << op.getCallee()
+             << ", whose lowered type is " << type;
+    LLVM::CallOp::create(rewriter, op.getLoc(), TypeRange(),
+                         op.getCalleeAttr(), args);
+    rewriter.replaceOp(op, stream);
+    return success();
+  }
+};
+
 struct TraceGPUToLLVMInterface final : ConvertToLLVMPatternInterface {
   using ConvertToLLVMPatternInterface::ConvertToLLVMPatternInterface;
 
@@ -125,7 +175,7 @@ struct TraceGPUToLLVMInterface final : ConvertToLLVMPatternInterface {
 
 void trace::populateTraceGPUToLLVMConversionPatterns(
     LLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<GemmOpLowering>(converter);
+  patterns.add<CallOpLowering, GemmOpLowering>(converter);
 }
 
 void trace::registerConvertTraceGPUToLLVMInterface(DialectRegistry &registry) {

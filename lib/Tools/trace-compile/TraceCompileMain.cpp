@@ -197,19 +197,25 @@ OwningOpRef<ModuleOp> importModel(MLIRContext *context,
 }
 #endif
 
-/// The distinct kernels (trace-outline-kernels) of the lowered CPU module,
-/// and the launches of them one call of every exported function makes: a
-/// kernel called in a layer's function (trace-outline-repeats) counts once
-/// per call of that function.
-void countCPUKernels(ModuleOp module, unsigned &kernels, unsigned &launches) {
+/// The launches one call of every exported function of the lowered module
+/// makes: of GPU kernels (gpu.launch_func) or of the CPU's kernel
+/// functions (trace-outline-kernels). A launch in a layer's function
+/// (trace-outline-repeats) counts once per call of that function.
+unsigned countLaunches(ModuleOp module) {
   SymbolTable symbols(module);
   llvm::DenseMap<Operation *, unsigned> perCall;
   std::function<unsigned(LLVM::LLVMFuncOp)> count = [&](LLVM::LLVMFuncOp fn) {
     if (auto known = perCall.find(fn); known != perCall.end())
       return known->second;
     unsigned n = 0;
-    fn.walk([&](LLVM::CallOp call) {
-      std::optional<StringRef> callee = call.getCallee();
+    fn.walk([&](Operation *op) {
+      if (isa<gpu::LaunchFuncOp>(op)) {
+        ++n;
+        return;
+      }
+      auto call = dyn_cast<LLVM::CallOp>(op);
+      std::optional<StringRef> callee =
+          call ? call.getCallee() : std::nullopt;
       if (!callee)
         return;
       if (isKernelName(*callee)) {
@@ -228,14 +234,21 @@ void countCPUKernels(ModuleOp module, unsigned &kernels, unsigned &launches) {
       if (Operation *target = symbols.lookup(*callee))
         called.insert(target);
   });
-  for (auto fn : module.getOps<LLVM::LLVMFuncOp>()) {
-    if (fn.isExternal())
-      continue;
-    if (isKernelName(fn.getSymName()))
-      ++kernels;
-    else if (!called.contains(fn))
+  unsigned launches = 0;
+  for (auto fn : module.getOps<LLVM::LLVMFuncOp>())
+    if (!fn.isExternal() && !isKernelName(fn.getSymName()) &&
+        !called.contains(fn))
       launches += count(fn);
-  }
+  return launches;
+}
+
+/// The distinct kernels (trace-outline-kernels) of the lowered CPU module.
+unsigned countCPUKernels(ModuleOp module) {
+  return llvm::count_if(module.getOps<LLVM::LLVMFuncOp>(),
+                        [](LLVM::LLVMFuncOp fn) {
+                          return !fn.isExternal() &&
+                                 isKernelName(fn.getSymName());
+                        });
 }
 
 /// Writes the PTX of every gpu.binary into `dir`.
@@ -600,13 +613,12 @@ int mlir::trace::compileTrainingStep(const TraceCompileOptions &options) {
                                    staging.file("memory-report.json"),
                                    staging.file("memory-report.txt"), *api)))
     return 1;
-  unsigned kernels = 0, launches = 0;
+  unsigned kernels = 0, launches = countLaunches(*module);
   if (cuda) {
     if (failed(writeKernels(*module, staging.file("kernels"), kernels)))
       return 1;
-    module->walk([&](gpu::LaunchFuncOp) { ++launches; });
   } else {
-    countCPUKernels(*module, kernels, launches);
+    kernels = countCPUKernels(*module);
   }
 
   // 7. The header, the host object, the shared library.

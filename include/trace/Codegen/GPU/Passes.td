@@ -127,4 +127,35 @@ def TraceDedupeGPUKernelsPass : Pass<"trace-dedupe-gpu-kernels", "ModuleOp"> {
   }];
 }
 
+def TraceGPUAsyncRegionPass : Pass<"trace-gpu-async-region", "ModuleOp"> {
+  let summary = "gpu-async-region, with calls of layers' functions on the caller's stream";
+  let description = [{
+    Runs upstream's `gpu-async-region` on every function: the GPU ops of a
+    block are chained on one stream, and the host waits for it before each
+    host op with side effects and before the return. A `func.call` is such
+    an op, so each call of a layer's function (`trace-outline-repeats`)
+    would wait for the GPU, and the callee would queue its work on a
+    stream of its own and wait for that before returning.
+
+    First, a call becomes `trace_gpu.call`, a GPU async op, where its
+    callee only queues GPU work: private, one block, no results, every op
+    a GPU async op (not `gpu.wait`) or free of memory effects, and every use
+    of it a `func.call`. The callee takes the stream as a new first
+    argument (`!llvm.ptr`). This repeats, so a function that calls only such
+    functions qualifies too. Then `gpu-async-region` runs, and in each such
+    callee the stream it created is the argument and its wait before the
+    return is gone. The whole step is one chain on one stream, with one
+    host wait at its end.
+
+    A function that does other host work (a host-side read, say) keeps its
+    `func.call` and upstream's waits.
+  }];
+  let dependentDialects = [
+    "::mlir::async::AsyncDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::trace_gpu::TraceGPUDialect",
+  ];
+}
+
 #endif // TRACE_CODEGEN_GPU_PASSES_TD

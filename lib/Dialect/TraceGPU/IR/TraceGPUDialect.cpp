@@ -2,6 +2,8 @@
 
 #include "trace/Dialect/TraceGPU/IR/TraceGPUDialect.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
@@ -73,6 +75,39 @@ LogicalResult GemmOp::verify() {
     return emitOpError("needs C row-major (a unit stride in its last dim), "
                        "got ")
            << c;
+  return success();
+}
+
+/// The callee is a function; a func.func takes the stream (`!llvm.ptr`)
+/// and then the operands, and returns nothing. Once func-to-llvm has
+/// converted it, its memref arguments are expanded and gpu-to-llvm's
+/// lowering checks them.
+LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  Operation *callee =
+      symbolTable.lookupNearestSymbolFrom(*this, getCalleeAttr());
+  if (!callee)
+    return emitOpError("calls @")
+           << getCallee() << ", which is not a symbol of the module";
+  auto function = dyn_cast<FunctionOpInterface>(callee);
+  if (!function)
+    return emitOpError("calls @") << getCallee() << ", which is not a function";
+  auto fn = dyn_cast<func::FuncOp>(callee);
+  if (!fn)
+    return success();
+  FunctionType type = fn.getFunctionType();
+  if (type.getNumResults() != 0)
+    return emitOpError("calls @")
+           << getCallee() << ", which returns values; its work is queued on "
+           << "a stream and it returns nothing";
+  if (type.getNumInputs() == 0 ||
+      !isa<LLVM::LLVMPointerType>(type.getInput(0)))
+    return emitOpError("calls @")
+           << getCallee() << ", whose first argument is not the stream "
+           << "(!llvm.ptr)";
+  if (TypeRange(type.getInputs().drop_front()) != getArgs().getTypes())
+    return emitOpError("passes ")
+           << getArgs().getTypes() << " to @" << getCallee()
+           << ", which takes the stream and " << type.getInputs().drop_front();
   return success();
 }
 

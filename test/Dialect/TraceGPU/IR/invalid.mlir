@@ -1,5 +1,6 @@
 // trace_gpu.gemm's verifier: operands that cannot form a matmul, or that
-// cuBLAS cannot read (known from static strides).
+// cuBLAS cannot read (known from static strides); trace_gpu.call's: a
+// callee that is not a function taking the stream and the operands.
 // RUN: trace-opt %s -split-input-file -verify-diagnostics -o /dev/null
 
 func.func @k_mismatch(%a: memref<8x4xf32>, %b: memref<5x6xf32>, %c: memref<8x6xf32>) {
@@ -69,5 +70,49 @@ func.func @a_strided(%a: memref<8x4xf32, strided<[8, 2]>>, %b: memref<4x6xf32>, 
 func.func @c_column_major(%a: memref<8x4xf32>, %b: memref<4x6xf32>, %c: memref<8x6xf32, strided<[1, 8]>>) {
   // expected-error @+1 {{'trace_gpu.gemm' op needs C row-major (a unit stride in its last dim), got 'memref<8x6xf32, strided<[1, 8]>>'}}
   %t = trace_gpu.gemm %a, %b, %c beta = 1.0 : memref<8x4xf32>, memref<4x6xf32>, memref<8x6xf32, strided<[1, 8]>>
+  return
+}
+
+// -----
+
+func.func @call_unknown() {
+  // expected-error @+1 {{'trace_gpu.call' op calls @missing, which is not a symbol of the module}}
+  %t = trace_gpu.call @missing()
+  return
+}
+
+// -----
+
+memref.global "private" @g : memref<4xf32>
+func.func @call_not_function() {
+  // expected-error @+1 {{'trace_gpu.call' op calls @g, which is not a function}}
+  %t = trace_gpu.call @g()
+  return
+}
+
+// -----
+
+func.func private @no_stream(%x: memref<4xf32>)
+func.func @call_no_stream(%x: memref<4xf32>) {
+  // expected-error @+1 {{'trace_gpu.call' op calls @no_stream, whose first argument is not the stream (!llvm.ptr)}}
+  %t = trace_gpu.call @no_stream(%x) : memref<4xf32>
+  return
+}
+
+// -----
+
+func.func private @returns(%s: !llvm.ptr) -> index
+func.func @call_returns() {
+  // expected-error @+1 {{'trace_gpu.call' op calls @returns, which returns values; its work is queued on a stream and it returns nothing}}
+  %t = trace_gpu.call @returns()
+  return
+}
+
+// -----
+
+func.func private @takes(%s: !llvm.ptr, %x: memref<4xf32>)
+func.func @call_mismatch(%x: memref<8xf32>) {
+  // expected-error @+1 {{'trace_gpu.call' op passes 'memref<8xf32>' to @takes, which takes the stream and 'memref<4xf32>'}}
+  %t = trace_gpu.call @takes(%x) : memref<8xf32>
   return
 }

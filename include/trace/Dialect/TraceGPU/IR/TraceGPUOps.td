@@ -12,6 +12,7 @@
 
 include "mlir/Dialect/GPU/IR/GPUBase.td"
 include "mlir/IR/OpBase.td"
+include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def TraceGPU_Dialect : Dialect {
@@ -65,6 +66,43 @@ def TraceGPU_GemmOp : Op<TraceGPU_Dialect, "gemm", [GPU_AsyncOpInterface]> {
     `:` type($a) `,` type($b) `,` type($c)
   }];
   let hasVerifier = 1;
+}
+
+def TraceGPU_CallOp : Op<TraceGPU_Dialect, "call", [
+    GPU_AsyncOpInterface, AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "Call a host function that queues GPU work on the caller's stream";
+  let description = [{
+    Calls a host function whose body only queues work on a stream (kernel
+    launches, gemms, device allocations and frees, calls like this one) and
+    returns nothing. The callee takes the stream as its first argument,
+    an `!llvm.ptr`, followed by the operands. So the call is a GPU async op
+    like a launch: it runs after its async dependencies, and its token
+    says when the callee's work is done, with no host wait before or after
+    it. Upstream's func.call is a host op: `gpu-async-region` waits for the
+    GPU before each one.
+
+    `trace-gpu-async-region` makes calls of such functions this op, and
+    `gpu-to-llvm` (through this dialect's convert-to-LLVM interface) lowers
+    it to an `llvm.call` of the callee with the dependency's stream first
+    and the operands as `func-to-llvm` passes them; its token is that
+    stream. Without exactly one dependency the op does not lower.
+
+    ```mlir
+    %t1 = trace_gpu.call [%t0] @layer(%x, %w) : memref<8x4xf32>, memref<4x4xf32>
+    // func.func private @layer(%stream: !llvm.ptr, %x: memref<8x4xf32>,
+    //                          %w: memref<4x4xf32>)
+    ```
+  }];
+  let arguments = (ins
+    Variadic<GPU_AsyncToken>:$asyncDependencies,
+    FlatSymbolRefAttr:$callee,
+    Variadic<AnyType>:$args);
+  let results = (outs GPU_AsyncToken:$asyncToken);
+  let assemblyFormat = [{
+    (` ` `[` $asyncDependencies^ `]`)? $callee `(` $args `)` attr-dict
+    (`:` type($args)^)?
+  }];
 }
 
 #endif // TRACE_GPU_OPS
