@@ -24,6 +24,8 @@
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -139,6 +141,26 @@ void dropUnusedDeclarations(llvm::Module &module) {
        llvm::make_early_inc_range(module.globals()))
     if (global.isDeclaration() && global.use_empty())
       global.eraseFromParent();
+}
+
+/// The functions llvm.global_ctors and llvm.global_dtors name.
+llvm::SmallPtrSet<const llvm::Function *, 16>
+structorsOf(const llvm::Module &module) {
+  llvm::SmallPtrSet<const llvm::Function *, 16> structors;
+  for (StringRef name : {"llvm.global_ctors", "llvm.global_dtors"}) {
+    const llvm::GlobalVariable *list = module.getNamedGlobal(name);
+    if (!list || !list->hasInitializer())
+      continue;
+    auto *entries = dyn_cast<llvm::ConstantArray>(list->getInitializer());
+    if (!entries)
+      continue;
+    for (const llvm::Use &entry : entries->operands())
+      if (auto *fields = dyn_cast<llvm::ConstantStruct>(entry.get()))
+        if (auto *fn = dyn_cast<llvm::Function>(
+                fields->getOperand(1)->stripPointerCasts()))
+          structors.insert(fn);
+  }
+  return structors;
 }
 
 void writeBitcode(llvm::Module &module, Unit &unit) {
@@ -271,14 +293,20 @@ LogicalResult capi::compileObjects(ModuleOp module,
   for (llvm::Function &fn : *whole)
     if (!fn.isDeclaration() && trace::isKernelName(fn.getName()))
       kernels.push_back(&fn);
-  // Host code of outlined kernels is calls: each function (a step's, a
-  // layer's, a C wrapper) is a unit of its own too, named "host.<name>",
-  // so that the code generator works on them in parallel, and a layer's
-  // object is cached like a kernel's. The globals stay in "host".
-  if (!kernels.empty() && !options.deviceKernels)
+  // Host code of outlined kernels, or of kernels on the device, is calls:
+  // each function (a step's, a layer's, a C wrapper) is a unit of its own
+  // too, named "host.<name>", so that the code generator works on them in
+  // parallel, and a layer's object is cached like a kernel's. The globals
+  // (the GPU binaries) and the constructors and destructors (that load and
+  // unload them, one pair per binary) stay in "host".
+  if (!kernels.empty() || options.deviceKernels) {
+    llvm::SmallPtrSet<const llvm::Function *, 16> structors =
+        structorsOf(*whole);
     for (llvm::Function &fn : *whole)
-      if (!fn.isDeclaration() && !trace::isKernelName(fn.getName()))
+      if (!fn.isDeclaration() && !trace::isKernelName(fn.getName()) &&
+          !structors.contains(&fn))
         hostFunctions.push_back(&fn);
+  }
   for (llvm::Function *kernel : kernels)
     kernel->setVisibility(llvm::GlobalValue::HiddenVisibility);
   for (llvm::Function *fn : llvm::concat<llvm::Function *>(kernels,

@@ -128,7 +128,7 @@ def TraceDedupeGPUKernelsPass : Pass<"trace-dedupe-gpu-kernels", "ModuleOp"> {
 }
 
 def TraceGPUAsyncRegionPass : Pass<"trace-gpu-async-region", "ModuleOp"> {
-  let summary = "gpu-async-region, with calls of layers' functions on the caller's stream";
+  let summary = "Upstream gpu-async-region, with calls of layers' functions on the caller's stream";
   let description = [{
     Runs upstream's `gpu-async-region` on every function: the GPU ops of a
     block are chained on one stream, and the host waits for it before each
