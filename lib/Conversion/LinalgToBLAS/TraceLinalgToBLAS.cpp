@@ -125,11 +125,17 @@ Value viewRoot(Value value) {
 /// The `linalg.fill` of +0.0 that initializes `op`'s output right before it
 /// (only allocations and ops without memory effects in between), or null.
 /// The call then overwrites C (beta = 0) and the fill goes: on the GPU, one
-/// kernel less per matmul. C must be a fresh allocation that no input is a
-/// view of, or the fill would also have zeroed an input.
+/// kernel less per matmul. C must be a fresh allocation, or an argument
+/// of the function (one it writes is an out-parameter: inputs are
+/// read-only, trace-readonly-args, so a layer's results and a step's
+/// gradients are the caller's fresh buffers), and no input may be a view
+/// of it, or the fill would also have zeroed an input.
 linalg::FillOp zeroFillBefore(linalg::LinalgOp op) {
   Value init = op.getDpsInits()[0];
-  if (!init.getDefiningOp<memref::AllocOp>())
+  auto argument = dyn_cast<BlockArgument>(init);
+  bool outParam = argument && argument.getOwner()->isEntryBlock() &&
+                  isa<FunctionOpInterface>(argument.getOwner()->getParentOp());
+  if (!init.getDefiningOp<memref::AllocOp>() && !outParam)
     return nullptr;
   for (OpOperand *input : op.getDpsInputOperands())
     if (viewRoot(input->get()) == init)

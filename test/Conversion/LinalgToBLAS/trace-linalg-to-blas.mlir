@@ -61,9 +61,10 @@ func.func @batch(%a: memref<2x8x16xf32>, %b: memref<2x16x4xf32>, %c: memref<2x8x
 
 // A fill of +0.0 of a fresh allocation right before the matmul
 // (allocations and pure ops in between) becomes beta = 0 and goes; a fill
-// of another value, of another buffer, of a function argument, or with a
-// write in between stays (beta = 1), as does one whose buffer an input
-// views (@zero_fill_aliased).
+// of another value, of another buffer, or with a write in between stays
+// (beta = 1), as does one whose buffer an input views (@zero_fill_aliased).
+// So does a fill of an argument the matmul writes, an out-parameter
+// (@zero_fill_out_param), unless an input is that argument.
 // CHECK-LABEL: func @zero_fill
 // CHECK-NOT: linalg.fill
 // CHECK: memref.cast
@@ -121,6 +122,30 @@ func.func @zero_fill_aliased(%b: memref<4x4xf32>) -> memref<4x4xf32> {
   linalg.fill ins(%zero : f32) outs(%c : memref<4x4xf32>)
   linalg.matmul ins(%view, %b : memref<4x4xf32, strided<[4, 1]>>, memref<4x4xf32>) outs(%c : memref<4x4xf32>)
   return %c : memref<4x4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @zero_fill_out_param
+// CHECK-NOT: linalg.fill
+// CHECK: memref.cast %arg2
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: call @trace_rt_matmul_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[ZERO]])
+// CHECK: linalg.fill
+// CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK: call @trace_rt_matmul_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[ONE]])
+// CUDA-LABEL: func @zero_fill_out_param
+// CUDA-NOT: linalg.fill
+// CUDA: trace_gpu.gemm %{{.*}} beta = 0.000000e+00
+// CUDA: linalg.fill
+// CUDA: trace_gpu.gemm %{{.*}} beta = 1.000000e+00
+func.func @zero_fill_out_param(%a: memref<4x4xf32>, %b: memref<4x4xf32>, %out: memref<4x4xf32>, %acc: memref<4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%out : memref<4x4xf32>)
+  linalg.matmul ins(%a, %b : memref<4x4xf32>, memref<4x4xf32>) outs(%out : memref<4x4xf32>)
+  linalg.fill ins(%zero : f32) outs(%acc : memref<4x4xf32>)
+  linalg.matmul ins(%acc, %b : memref<4x4xf32>, memref<4x4xf32>) outs(%acc : memref<4x4xf32>)
+  return
 }
 
 // -----

@@ -18,6 +18,7 @@
 #include "trace/Support/StructuralPrinting.h"
 
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Iterators.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
@@ -205,6 +206,35 @@ bool swapsLastTwo(trace::TransposeOp transpose) {
   return true;
 }
 
+/// Folds each transpose of a transpose (TransposeOp's folder) and erases
+/// the transposes left unread. trace-schedule's recomputations leave such
+/// pairs, a recomputed weight's transpose transposed back for the
+/// backward's matmul, after the training step's last canonicalization; the
+/// inner transpose is then read by a transpose, not only by matmuls, and
+/// would not sink.
+void foldTransposePairs(Block &block) {
+  SmallVector<trace::TransposeOp> outers;
+  block.walk([&](trace::TransposeOp transpose) {
+    if (transpose.getOperand().getDefiningOp<trace::TransposeOp>())
+      outers.push_back(transpose);
+  });
+  for (trace::TransposeOp transpose : outers) {
+    SmallVector<OpFoldResult> folded;
+    if (failed(transpose->fold(folded)) || folded.size() != 1)
+      continue;
+    auto value = dyn_cast<Value>(folded.front());
+    if (value && value != transpose.getResult()) {
+      transpose.getResult().replaceAllUsesWith(value);
+      transpose->erase();
+    }
+  }
+  block.walk<WalkOrder::PostOrder, ReverseIterator>(
+      [&](trace::TransposeOp transpose) {
+        if (transpose->use_empty())
+          transpose->erase();
+      });
+}
+
 /// Moves each transpose that only matmuls read, and that they fold, to
 /// just before each of its readers, a clone per reader, so that it lands
 /// in the reader's run: trace-fold-transpose-into-matmul folds it into the
@@ -249,6 +279,7 @@ struct TraceOutlineRepeatsPass final
       if (fn.isExternal() || !fn.getBody().hasOneBlock())
         continue;
       Block &block = fn.getBody().front();
+      foldTransposePairs(block);
       sinkMatmulTransposes(block);
       for (std::unique_ptr<Run> &run : findRuns(block, minOps)) {
         std::string name = (fn.getSymName() + "." + run->layer).str();
