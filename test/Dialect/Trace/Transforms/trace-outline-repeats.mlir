@@ -116,6 +116,35 @@ func.func @transposes(%x: tensor<4x8xf32>, %w0: tensor<8x8xf32>, %w1: tensor<8x8
 
 // -----
 
+// A recomputed weight transpose that the backward transposes back (as
+// trace-schedule leaves them, after the last canonicalization): the pair
+// folds to the weight, so the inner transpose is only a matmul's and
+// sinks into its layer too; the pair is gone.
+
+// CHECK-LABEL: func.func @transpose_pairs(
+// CHECK-NOT: trace.transpose
+// CHECK: call @[[P:transpose_pairs.blocks.0]](%{{.*}}, %{{.*}})
+// CHECK: call @[[P]](
+// CHECK: func.func private @[[P]](%[[W:.*]]: tensor<8x8xf32>, %[[A:.*]]: tensor<4x8xf32>)
+// CHECK-NEXT: %[[T:.*]] = trace.transpose %[[W]]
+// CHECK-NEXT: %[[M:.*]] = trace.matmul %[[A]], %[[T]]
+// CHECK-NEXT: trace.matmul %[[M]], %[[W]]
+// CHECK-NOT: trace.transpose
+// CHECK: return
+func.func @transpose_pairs(%x: tensor<4x8xf32>, %w0: tensor<8x8xf32>, %w1: tensor<8x8xf32>) -> tensor<4x8xf32> {
+  %t0 = trace.transpose %w0, perm = [1, 0] {trace.recomputed} : tensor<8x8xf32> -> tensor<8x8xf32> loc("blocks.0.fc")
+  %t1 = trace.transpose %w1, perm = [1, 0] {trace.recomputed} : tensor<8x8xf32> -> tensor<8x8xf32> loc("blocks.1.fc")
+  %m0 = trace.matmul %x, %t0 : tensor<4x8xf32>, tensor<8x8xf32> -> tensor<4x8xf32> loc("blocks.0.fc")
+  %u0 = trace.transpose %t0, perm = [1, 0] : tensor<8x8xf32> -> tensor<8x8xf32> loc("blocks.0.fc")
+  %g0 = trace.matmul %m0, %u0 : tensor<4x8xf32>, tensor<8x8xf32> -> tensor<4x8xf32> loc("blocks.0.fc")
+  %m1 = trace.matmul %g0, %t1 : tensor<4x8xf32>, tensor<8x8xf32> -> tensor<4x8xf32> loc("blocks.1.fc")
+  %u1 = trace.transpose %t1, perm = [1, 0] : tensor<8x8xf32> -> tensor<8x8xf32> loc("blocks.1.fc")
+  %g1 = trace.matmul %m1, %u1 : tensor<4x8xf32>, tensor<8x8xf32> -> tensor<4x8xf32> loc("blocks.1.fc")
+  return %g1 : tensor<4x8xf32>
+}
+
+// -----
+
 // Checkpoint regions, a layer each: the region is the run (its nested ops
 // count), and the regions' labels, like the names, do not tell them apart:
 // the shared body has none.
