@@ -3,7 +3,7 @@
 for the cpu and cuda targets, and trace-run on the same path.
 
     bench/compile_time.py [--build build] [--layers 3,6,12,24,48]
-                          [--targets cpu,cuda] [--jobs N]
+                          [--targets cpu,cuda] [--jobs N] [--repeat 3]
 
 The GPT is fixture_models.GPT (d_model 96, 4 heads, T 24, B 2, vocab 64,
 dropout 0) with PyTorch's CheckpointWrapper on every block: the model of
@@ -27,14 +27,18 @@ Rows also show:
   * trace-run: a 3-layer GPT's @forward_grad (the training-step pipeline
     and the JIT on random inputs), end to end.
 
-The machines are shared: compare rows of one run. The table is printed
-and written to bench/results/compile-time-DATE.txt.
+The machines are shared: compare rows of one run. Each compile row is the
+median of --repeat rounds over all the rows, and a line per target gives
+the GPT's time at 24 layers (or the deepest) against the shallowest
+(3): issue 18's target. The table is printed and written to
+bench/results/compile-time-DATE.txt.
 """
 
 import argparse
 import datetime
 import os
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -131,6 +135,9 @@ def main():
                         help="trace-compile -j (default: one per core)")
     parser.add_argument("--results", default=os.path.join(ROOT, "bench",
                                                           "results"))
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="rounds over the compile rows; times are the "
+                        "medians")
     args = parser.parse_args()
     depths = [int(d) for d in args.layers.split(",")]
     targets = args.targets.split(",")
@@ -153,18 +160,36 @@ def main():
         emit("| model | target | layers | total s | LLVM s | objects | "
              "distinct kernels | launches |")
         emit("|---|---|---:|---:|---:|---:|---:|---:|")
-        for target in targets:
-            for label, save in (("GPT", save_gpt),
-                                ("MLP, distinct widths", save_mlp)):
-                for layers in depths:
-                    model, shapes = save(directory, layers)
-                    r = compile_once(args, model, shapes, target,
-                                     os.path.join(directory, "out"))
-                    emit(f"| {label} | {target} | {layers} | "
-                         f"{r['total']:.1f} | {r['llvm']:.1f} | "
-                         f"{r['objects']} | {r['kernels']} | "
-                         f"{r['launches']} |")
+        points = [(target, label, layers, save(directory, layers))
+                  for target in targets
+                  for label, save in (("GPT", save_gpt),
+                                      ("MLP, distinct widths", save_mlp))
+                  for layers in depths]
+        # Rounds over every point, not repeats of one, so that a slow
+        # minute of the shared machine spreads over the rows.
+        runs = {point[:3]: [] for point in points}
+        for _ in range(args.repeat):
+            for target, label, layers, (model, shapes) in points:
+                runs[(target, label, layers)].append(compile_once(
+                    args, model, shapes, target,
+                    os.path.join(directory, "out")))
+        median = lambda rs, key: statistics.median(r[key] for r in rs)
+        for key, rs in runs.items():
+            target, label, layers = key
+            r = rs[-1]
+            emit(f"| {label} | {target} | {layers} | "
+                 f"{median(rs, 'total'):.1f} | {median(rs, 'llvm'):.1f} | "
+                 f"{r['objects']} | {r['kernels']} | {r['launches']} |")
         emit()
+        if len(depths) > 1:
+            for target in targets:
+                first = depths[0]
+                last = 24 if 24 in depths else depths[-1]
+                ratio = (median(runs[(target, "GPT", last)], "total") /
+                         median(runs[(target, "GPT", first)], "total"))
+                emit(f"GPT, {target}: {last} layers take {ratio:.2f}x the "
+                     f"time of {first} (medians of {args.repeat})")
+            emit()
         if "cpu" in targets and len(depths) > 1:
             cache = os.path.join(directory, "cache")
             deepest, next_deepest = depths[-1], depths[-2]

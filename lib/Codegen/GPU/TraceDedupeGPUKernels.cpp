@@ -24,10 +24,39 @@ using namespace mlir;
 
 namespace {
 
+/// Moves the constants of each block of `op` to the block's start, in the
+/// order of their attributes and types. Outlining clones the constants a kernel
+/// uses in the order the host code used them, so two launches of one body
+/// can differ only in that order (a 24-layer GPT's kernels: 173 modules,
+/// 89 distinct bodies without this).
+void sortConstants(Operation *op) {
+  op->walk([](Block *block) {
+    SmallVector<std::pair<std::string, Operation *>> constants;
+    for (Operation &inner : *block)
+      if (inner.hasTrait<OpTrait::ConstantLike>() &&
+          inner.getNumOperands() == 0 && inner.getNumRegions() == 0) {
+        // Name, attributes and types, not the printed op: its result's
+        // name is numbered through the function.
+        std::string key;
+        llvm::raw_string_ostream os(key);
+        os << inner.getName() << ' ' << inner.getAttrDictionary() << " : "
+           << inner.getResultTypes();
+        constants.emplace_back(std::move(key), &inner);
+      }
+    llvm::stable_sort(constants, [](const auto &a, const auto &b) {
+      return a.first < b.first;
+    });
+    for (auto &constant : llvm::reverse(constants))
+      constant.second->moveBefore(block, block->begin());
+  });
+}
+
 /// `module` printed with its own name and its functions' names replaced by
-/// their positions: two modules print the same when they are one kernel.
+/// their positions, and its constants in a canonical order: two modules
+/// print the same when they are one kernel.
 std::string printedBody(gpu::GPUModuleOp module) {
   auto copy = cast<gpu::GPUModuleOp>(module->clone());
+  sortConstants(copy);
   MLIRContext *context = module.getContext();
   copy.setSymNameAttr(StringAttr::get(context, "kernels"));
   unsigned index = 0;
