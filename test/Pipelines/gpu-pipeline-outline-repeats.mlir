@@ -13,7 +13,7 @@
 // CHECK-NOT: mgpuStream
 // CHECK: %[[OUT0:.*]] = llvm.call @mgpuMemAlloc(%{{.*}}, %[[S]],
 // CHECK-NOT: mgpuStream
-// CHECK: llvm.call @[[LAYER:step.blocks.0]](%[[S]], %arg0, {{.*}}, %[[OUT0]], %[[OUT0]],
+// CHECK: llvm.call @[[LAYER:step_blocks_0]](%[[S]], %arg0, {{.*}}, %[[OUT0]], %[[OUT0]],
 // CHECK-NOT: mgpuStream
 // CHECK: llvm.call @[[LAYER]](%[[S]],
 // CHECK-NOT: mgpuStream
@@ -33,8 +33,8 @@
 // CHECK: llvm.return{{$}}
 
 // INLINE-LABEL: llvm.func @step(
-// INLINE-NOT: llvm.call @step.
-// INLINE-NOT: llvm.func @step.
+// INLINE-NOT: llvm.call @step_blocks
+// INLINE-NOT: llvm.func @step_blocks
 func.func @step(%x: tensor<64x64xf32>, %w0: tensor<64x64xf32>, %w1: tensor<64x64xf32>, %w2: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %m0 = trace.matmul %x, %w0 : tensor<64x64xf32>, tensor<64x64xf32> -> tensor<64x64xf32> loc("blocks.0.fc")
   %a0 = trace.tanh %m0 : tensor<64x64xf32> loc("blocks.0.act")

@@ -282,7 +282,12 @@ struct TraceOutlineRepeatsPass final
       foldTransposePairs(block);
       sinkMatmulTransposes(block);
       for (std::unique_ptr<Run> &run : findRuns(block, minOps)) {
-        std::string name = (fn.getSymName() + "." + run->layer).str();
+        // An identifier ("forward_bwd_blocks_3"): the GPU pipeline names
+        // a layer's kernels after it, and PTX names take no dots.
+        std::string name = (fn.getSymName() + "_" + run->layer).str();
+        for (char &c : name)
+          if (!llvm::isAlnum(c) && c != '_')
+            c = '_';
         run->candidate = buildCandidate(*run, block, name);
         scratch->push_back(run->candidate);
         sites.push_back({&block, std::move(run)});

@@ -11,7 +11,7 @@
 
 // CHECK-LABEL: func.func @step(
 // CHECK-SAME: %[[X:.*]]: tensor<4x8xf32>, %[[W0:.*]]: tensor<8x8xf32>, %[[W1:.*]]: tensor<8x8xf32>, %[[W2:.*]]: tensor<8x8xf32>)
-// CHECK-NEXT: %[[L0:.*]] = call @[[LAYER:step.blocks.0]](%[[X]], %[[W0]]) : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[L0:.*]] = call @[[LAYER:step_blocks_0]](%[[X]], %[[W0]]) : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
 // CHECK-NEXT: %[[L1:.*]] = call @[[LAYER]](%[[L0]], %[[W1]])
 // CHECK-NEXT: %[[L2:.*]] = call @[[LAYER]](%[[L1]], %[[W2]])
 // CHECK-NEXT: %[[H:.*]] = trace.tanh %[[L2]] {trace.name = "head"}
@@ -72,7 +72,7 @@ func.func @different(%x: tensor<4xf32>) -> tensor<4xf32> {
 // layer's two values, and the readers after them read the calls' results.
 
 // CHECK-LABEL: func.func @two_results(
-// CHECK: %[[L0:.*]]:2 = call @[[F:two_results.blocks.0]](
+// CHECK: %[[L0:.*]]:2 = call @[[F:two_results_blocks_0]](
 // CHECK: %[[L1:.*]]:2 = call @[[F]](%[[L0]]#1)
 // CHECK: %[[S:.*]] = trace.add %[[L0]]#0, %[[L1]]#0
 // CHECK: trace.add %[[S]], %[[L1]]#1
@@ -97,7 +97,7 @@ func.func @two_results(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // CHECK-LABEL: func.func @transposes(
 // CHECK-NOT: trace.transpose
-// CHECK: call @[[G:transposes.blocks.0]](%{{.*}}, %{{.*}})
+// CHECK: call @[[G:transposes_blocks_0]](%{{.*}}, %{{.*}})
 // CHECK: call @[[G]](
 // CHECK: func.func private @[[G]](%[[W:.*]]: tensor<8x8xf32>, %[[A:.*]]: tensor<4x8xf32>)
 // CHECK-NEXT: %[[T:.*]] = trace.transpose %[[W]]
@@ -123,7 +123,7 @@ func.func @transposes(%x: tensor<4x8xf32>, %w0: tensor<8x8xf32>, %w1: tensor<8x8
 
 // CHECK-LABEL: func.func @transpose_pairs(
 // CHECK-NOT: trace.transpose
-// CHECK: call @[[P:transpose_pairs.blocks.0]](%{{.*}}, %{{.*}})
+// CHECK: call @[[P:transpose_pairs_blocks_0]](%{{.*}}, %{{.*}})
 // CHECK: call @[[P]](
 // CHECK: func.func private @[[P]](%[[W:.*]]: tensor<8x8xf32>, %[[A:.*]]: tensor<4x8xf32>)
 // CHECK-NEXT: %[[T:.*]] = trace.transpose %[[W]]
@@ -150,7 +150,7 @@ func.func @transpose_pairs(%x: tensor<4x8xf32>, %w0: tensor<8x8xf32>, %w1: tenso
 // the shared body has none.
 
 // CHECK-LABEL: func.func @regions(
-// CHECK: call @[[R:regions.blocks.0]](
+// CHECK: call @[[R:regions_blocks_0]](
 // CHECK: call @[[R]](
 // CHECK: func.func private @[[R]](
 // CHECK: trace.checkpoint ins(
@@ -177,7 +177,7 @@ func.func @regions(%x: tensor<4xf32>) -> tensor<4xf32> {
 // function; the second of @constants stays inline.
 
 // FLAGS-LABEL: func.func @constants(
-// FLAGS-NEXT: call @[[A:constants.blocks.0]](
+// FLAGS-NEXT: call @[[A:constants_blocks_0]](
 // FLAGS-NEXT: trace.constant
 // FLAGS-NEXT: trace.add
 // FLAGS-NEXT: trace.tanh
