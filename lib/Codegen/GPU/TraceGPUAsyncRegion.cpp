@@ -87,6 +87,25 @@ struct TraceGPUAsyncRegionPass final
     // whose calls became GPU async ops may now qualify.
     SmallVector<func::FuncOp> onCallersStream;
     llvm::DenseSet<Operation *> done;
+    // The callees of trace_gpu.call ops already in the input take the
+    // stream already; they must not make a stream of their own either.
+    WalkResult existing = module.walk([&](trace_gpu::CallOp call) {
+      auto fn = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+          call, call.getCalleeAttr());
+      if (!fn || fn.isExternal() || done.contains(fn))
+        return WalkResult::advance();
+      if (!fn.getBody().hasOneBlock()) {
+        call.emitOpError("calls @")
+            << fn.getSymName() << ", which has more than one block: its "
+            << "work cannot be chained on the caller's stream";
+        return WalkResult::interrupt();
+      }
+      done.insert(fn);
+      onCallersStream.push_back(fn);
+      return WalkResult::advance();
+    });
+    if (existing.wasInterrupted())
+      return signalPassFailure();
     for (bool changed = true; changed;) {
       changed = false;
       for (auto fn : module.getOps<func::FuncOp>()) {

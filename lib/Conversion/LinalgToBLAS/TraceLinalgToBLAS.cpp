@@ -126,10 +126,10 @@ Value viewRoot(Value value) {
 /// (only allocations and ops without memory effects in between), or null.
 /// The call then overwrites C (beta = 0) and the fill goes: on the GPU, one
 /// kernel less per matmul. C must be a fresh allocation, or an argument
-/// of the function (one it writes is an out-parameter: inputs are
-/// read-only, trace-readonly-args, so a layer's results and a step's
-/// gradients are the caller's fresh buffers), and no input may be a view
-/// of it, or the fill would also have zeroed an input.
+/// of the function (a layer's result or a step's gradient: the caller's
+/// buffer, which no other argument overlaps, as one-shot bufferization
+/// copies where buffers would), and no input may be a view of it, or the
+/// fill would also have zeroed an input. C's old contents are never read.
 linalg::FillOp zeroFillBefore(linalg::LinalgOp op) {
   Value init = op.getDpsInits()[0];
   auto argument = dyn_cast<BlockArgument>(init);

@@ -207,6 +207,7 @@ unsigned countLaunches(ModuleOp module) {
   std::function<unsigned(LLVM::LLVMFuncOp)> count = [&](LLVM::LLVMFuncOp fn) {
     if (auto known = perCall.find(fn); known != perCall.end())
       return known->second;
+    perCall[fn] = 0; // a call cycle, never generated, counts nothing
     unsigned n = 0;
     fn.walk([&](Operation *op) {
       if (isa<gpu::LaunchFuncOp>(op)) {

@@ -4,6 +4,7 @@
 // trace_gpu.call, chained like launches, with one host wait, before
 // @step returns. @host_read reads a buffer on the host, and @public_layer
 // may be called from outside: both keep func.call and upstream's waits.
+// @queued, called by a trace_gpu.call in the input, is on the stream too.
 // RUN: trace-opt %s --trace-gpu-async-region | FileCheck %s
 // RUN: trace-opt %s --pass-pipeline='builtin.module(func.func(gpu-async-region))' | FileCheck %s --check-prefix=UPSTREAM
 
@@ -80,6 +81,29 @@ module attributes {gpu.container_module} {
     %c1 = arith.constant 1 : index
     gpu.launch_func @kernels::@kernel blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%x : memref<16xf32>)
     %v = memref.load %x[%c0] : memref<16xf32>
+    return
+  }
+
+  // A trace_gpu.call already in the input: its callee is on the caller's
+  // stream too.
+  // CHECK-LABEL: func.func @already(
+  // CHECK: %[[T0:.*]] = gpu.wait async
+  // CHECK-NEXT: %[[T1:.*]] = trace_gpu.call [%[[T0]]] @queued(%arg0)
+  // CHECK-NEXT: gpu.wait [%[[T1]]]
+  func.func @already(%x: memref<16xf32>) {
+    %t = trace_gpu.call @queued(%x) : memref<16xf32>
+    return
+  }
+  // CHECK-LABEL: func.func private @queued(
+  // CHECK-SAME: %[[S:.*]]: !llvm.ptr,
+  // CHECK-NOT: gpu.wait
+  // CHECK: %[[T:.*]] = builtin.unrealized_conversion_cast %[[S]]
+  // CHECK-NEXT: gpu.launch_func async [%[[T]]]
+  // CHECK-NOT: gpu.wait
+  // CHECK: return
+  func.func private @queued(%s: !llvm.ptr, %x: memref<16xf32>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @kernels::@kernel blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%x : memref<16xf32>)
     return
   }
 

@@ -139,8 +139,10 @@ def TraceGPUAsyncRegionPass : Pass<"trace-gpu-async-region", "ModuleOp"> {
 
     First, a call becomes `trace_gpu.call`, a GPU async op, where its
     callee only queues GPU work: private, one block, no results, every op
-    a GPU async op (not `gpu.wait`) or free of memory effects, and every use
-    of it a `func.call`. The callee takes the stream as a new first
+    without regions and either a GPU async op without dependencies (not
+    `gpu.wait`) or free of memory effects, and every use of it a
+    `func.call`. (The callee of a `trace_gpu.call` already in the input is
+    taken to be on its caller's stream too.) The callee takes the stream as a new first
     argument (`!llvm.ptr`). This repeats, so a function that calls only such
     functions qualifies too. Then `gpu-async-region` runs, and in each such
     callee the stream it created is the argument and its wait before the

@@ -18,7 +18,6 @@
 #include "trace/Support/StructuralPrinting.h"
 
 #include "mlir/IR/IRMapping.h"
-#include "mlir/IR/Iterators.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
@@ -228,11 +227,12 @@ void foldTransposePairs(Block &block) {
       transpose->erase();
     }
   }
-  block.walk<WalkOrder::PostOrder, ReverseIterator>(
-      [&](trace::TransposeOp transpose) {
-        if (transpose->use_empty())
-          transpose->erase();
-      });
+  // No transpose reads a transpose now, so erasing one leaves no other
+  // unread: one walk.
+  block.walk([&](trace::TransposeOp transpose) {
+    if (transpose->use_empty())
+      transpose->erase();
+  });
 }
 
 /// Moves each transpose that only matmuls read, and that they fold, to

@@ -369,14 +369,18 @@ def TraceOutlineRepeatsPass : Pass<"trace-outline-repeats", "ModuleOp"> {
        `trace.name` attributes and the labels of fusions and checkpoint
        regions are dropped from the clone.
     3. Sharing. Candidates whose printed bodies are equal, in any function
-       of the module, become one private function, and each of their runs
-       becomes a `func.call` of it. The text decides, so only runs that are
+       of the module, become one private function, named as an identifier
+       after its first run's function and layer (`forward_bwd_blocks_3`),
+       and each of their runs becomes a `func.call` of it. The text decides, so only runs that are
        the same computation up to their operands are ever merged; a run
        like no other stays inline.
 
-    First, a transpose that only matmuls read is cloned to just before each
-    reader, so that it is in the reader's function, where
-    `trace-fold-transpose-into-matmul` folds it.
+    First, a transpose of a transpose is folded (trace-schedule's
+    recomputations leave such pairs after the last canonicalization), and
+    transposes nothing reads are erased; then a transpose that only
+    matmuls read is cloned to just before each reader, so that it is in
+    the reader's function, where `trace-fold-transpose-into-matmul` folds
+    it.
 
     Run it after `trace-fuse` (the fusions are then part of the bodies) and
     before lowering; the passes after it work on each function and on
