@@ -657,6 +657,10 @@ int mlir::trace::compileTrainingStep(const TraceCompileOptions &options) {
   objectOptions.jobs = options.jobs;
   objectOptions.cacheDir = options.cacheDir;
   objectOptions.deviceKernels = cuda;
+  for (const capi::Function &fn : api->functions)
+    objectOptions.entryPoints.push_back(fn.cname);
+  if (!api->releaseCName.empty())
+    objectOptions.entryPoints.push_back(api->releaseCName);
   std::vector<capi::ObjectFile> compiled;
   std::string message;
   if (failed(capi::compileObjects(*module, objectOptions, compiled,

@@ -575,6 +575,7 @@ int mlir::trace::runTraceFunction(const TraceRunOptions &options) {
   objectOptions.prepare = [&](llvm::Module &llvmModule) {
     addPackedEntry(llvmModule, entrySymbol);
   };
+  objectOptions.entryPoints = {packedName(entrySymbol)};
   std::vector<capi::ObjectFile> objects;
   std::string message;
   if (failed(capi::compileObjects(*module, objectOptions, objects, message)))

@@ -136,6 +136,11 @@ struct ObjectOptions {
   /// Called on the whole LLVM module before the split (trace-run adds its
   /// packed entry point there, which goes with the host code).
   std::function<void(llvm::Module &)> prepare;
+  /// The functions called from outside the objects: the library's C
+  /// functions, trace-run's entry point. Every other function becomes
+  /// internal to the objects, so LLVM's dead argument elimination drops
+  /// the parameters it never reads. Empty: no signature changes.
+  std::vector<std::string> entryPoints;
 };
 
 /// The command-line options of compileObjects that trace-compile and
