@@ -127,7 +127,13 @@ void trace::buildGPUPipeline(OpPassManager &pm,
 
   // Kernels: math ops become libdevice calls (__nv_*).
   pm.addNestedPass<gpu::GPUModuleOp>(createStripDebugInfoPass());
-  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
+  // With kernel-bare-pointers, a kernel's memref is its aligned pointer
+  // (every kernel buffer has a static shape, strides and offset), as
+  // upstream's gpu-lower-to-nvvm-pipeline's kernel-bare-ptr-calling-
+  // convention sets both sides.
+  ConvertGpuOpsToNVVMOpsOptions nvvm;
+  nvvm.useBarePtrCallConv = options.kernelBarePointers;
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(nvvm));
   pm.addNestedPass<gpu::GPUModuleOp>(LLVM::createNVVMOptimizeForTargetPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
@@ -135,7 +141,9 @@ void trace::buildGPUPipeline(OpPassManager &pm,
 
   // Host: GPU ops become mgpu* calls (launches stay gpu.launch_func until
   // translation to LLVM IR); each gpu.module becomes a gpu.binary.
-  pm.addPass(createGpuToLLVMConversionPass());
+  GpuToLLVMConversionPassOptions toLLVM;
+  toLLVM.kernelBarePtrCallConv = options.kernelBarePointers;
+  pm.addPass(createGpuToLLVMConversionPass(toLLVM));
   GpuModuleToBinaryPassOptions binary;
   binary.toolkitPath = options.toolkit.empty() ? defaultCUDAToolkitPath()
                                                : std::string(options.toolkit);

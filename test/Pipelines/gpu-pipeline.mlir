@@ -4,18 +4,20 @@
 // PTX itself is assembled by test/Integration/PTX.
 // RUN: trace-opt %s --trace-gpu-pipeline | FileCheck %s --implicit-check-not=gpu.module --implicit-check-not=func.func --implicit-check-not=memref. --implicit-check-not=linalg. --implicit-check-not=scf. --implicit-check-not=unrealized_conversion_cast
 // RUN: trace-opt %s --trace-gpu-pipeline="chip=sm_80 block-size=128" | FileCheck %s --check-prefix=SM80
+// RUN: trace-opt %s --trace-gpu-pipeline="kernel-bare-pointers=false" | FileCheck %s --check-prefix=DESC
 
 // An elementwise chain: one kernel, 4000 elements, four per thread (one
 // 16-byte vector load of each input and store of the output) on 4 blocks
 // of 256 threads, on a stream created for the call and synchronized before
-// it returns; the result is a device buffer.
+// it returns; the result is a device buffer. The kernel takes each buffer
+// as one pointer (kernel-bare-pointers); without, as a memref descriptor.
 // CHECK-LABEL: llvm.func @chain(
 // CHECK-DAG: %[[C4:.*]] = llvm.mlir.constant(4 : index) : i64
 // CHECK-DAG: %[[C256:.*]] = llvm.mlir.constant(256 : index) : i64
 // CHECK-DAG: %[[C1:.*]] = llvm.mlir.constant(1 : index) : i64
 // CHECK: %[[S:.*]] = llvm.call @mgpuStreamCreate() : () -> !llvm.ptr
 // CHECK: %[[OUT:.*]] = llvm.call @mgpuMemAlloc(%{{.*}}, %[[S]], %{{.*}}) : (i64, !llvm.ptr, i8) -> !llvm.ptr
-// CHECK: gpu.launch_func <%[[S]] : !llvm.ptr> @chain_kernel::@chain_kernel blocks in (%[[C4]], %[[C1]], %[[C1]]) threads in (%[[C256]], %[[C1]], %[[C1]]) : i64 args(
+// CHECK: gpu.launch_func <%[[S]] : !llvm.ptr> @chain_kernel::@chain_kernel blocks in (%[[C4]], %[[C1]], %[[C1]]) threads in (%[[C256]], %[[C1]], %[[C1]]) : i64 args(%arg1 : !llvm.ptr, %arg8 : !llvm.ptr, %[[OUT]] : !llvm.ptr)
 // CHECK-NOT: gpu.launch_func
 // CHECK: llvm.call @mgpuStreamSynchronize(%[[S]]) : (!llvm.ptr) -> ()
 // CHECK: llvm.call @mgpuStreamDestroy(%[[S]]) : (!llvm.ptr) -> ()
@@ -24,6 +26,9 @@
 // SM80-LABEL: llvm.func @chain(
 // SM80: gpu.launch_func
 // SM80-SAME: @chain_kernel::@chain_kernel
+// DESC-LABEL: llvm.func @chain(
+// DESC: %[[OUT:.*]] = llvm.call @mgpuMemAlloc(
+// DESC: gpu.launch_func {{.*}} @chain_kernel::@chain_kernel {{.*}} args(%arg0 : !llvm.ptr, %arg1 : !llvm.ptr, %{{.*}} : i64, %{{.*}} : i64, %{{.*}} : i64, %arg7 : !llvm.ptr, %arg8 : !llvm.ptr, {{.*}}, %[[OUT]] : !llvm.ptr, %[[OUT]] : !llvm.ptr,
 // SM80: gpu.binary @chain_kernel  [#gpu.object<#nvvm.target<chip = "sm_80", features = "+ptx80">, {{.*}}assembly = "{{.*}}.target sm_80{{.*}}.maxntid 128, 1, 1
 func.func @chain(%x: tensor<4x1000xf32>, %y: tensor<4x1000xf32>) -> tensor<4x1000xf32> {
   %a = trace.exp %x : tensor<4x1000xf32>
@@ -51,7 +56,7 @@ func.func @chain(%x: tensor<4x1000xf32>, %y: tensor<4x1000xf32>) -> tensor<4x100
 // CHECK: gpu.launch_func <%[[S]] : !llvm.ptr> @softmax_kernel_3::@softmax_kernel
 // CHECK-NOT: mgpuMemAlloc
 // CHECK: gpu.launch_func <%[[S]] : !llvm.ptr> @softmax_kernel_4::@softmax_kernel
-// CHECK-SAME: args(%[[OUT]] : !llvm.ptr, %[[OUT]] : !llvm.ptr, {{.*}}, %[[OUT]] : !llvm.ptr, %[[OUT]] : !llvm.ptr,
+// CHECK-SAME: args(%[[OUT]] : !llvm.ptr, %[[OUT]] : !llvm.ptr, %[[SUM]] : !llvm.ptr)
 // CHECK-NOT: gpu.launch_func
 // CHECK: llvm.call @mgpuMemFree(%[[SUM]], %[[S]]) : (!llvm.ptr, !llvm.ptr) -> ()
 // CHECK-NOT: mgpuMemFree

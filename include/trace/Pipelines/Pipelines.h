@@ -275,6 +275,13 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
                      "queues its work on the caller's stream "
                      "(trace-gpu-async-region)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> kernelBarePointers{
+      *this, "kernel-bare-pointers",
+      llvm::cl::desc("Kernels take each buffer as one pointer (its shape "
+                     "and layout are static), not as a memref descriptor: "
+                     "a launch passes a pointer per buffer, and the host "
+                     "code drops the descriptors' unread fields"),
+      llvm::cl::init(true)};
 };
 
 /// trace ops -> linalg on tensors -> buffers -> GPU kernels -> NVVM -> PTX,
