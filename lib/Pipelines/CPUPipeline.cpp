@@ -23,7 +23,6 @@ StringRef trace::convolutionLowering(StringRef option, bool blas) {
 }
 
 void trace::buildBufferizedLinalgPipeline(OpPassManager &pm,
-                                          ResultBuffers results,
                                           StringRef convolutions,
                                           StringRef scatters,
                                           bool fuseIntoRowReductions) {
@@ -69,19 +68,17 @@ void trace::buildBufferizedLinalgPipeline(OpPassManager &pm,
   // argument from the start (no copy, no second buffer: the forward's
   // saved values and the backward's gradients are written once, where the
   // caller keeps them). A result that is a view or an input is copied in.
-  if (results != ResultBuffers::Returned) {
-    // A value returned twice (a result that is also saved) is returned
-    // once and copied once: upstream's hoisting would give it the first
-    // out-param and leave the second reading an erased allocation.
-    pm.addNestedPass<func::FuncOp>(trace::createTraceDistinctResultsPass());
-    bufferization::BufferResultsToOutParamsPassOptions outParams;
-    outParams.hoistStaticAllocs = true;
-    outParams.modifyPublicFunctions = results == ResultBuffers::OutParams;
-    pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
-    // ... and a reshaped allocation too (a matmul's output saved as an
-    // activation), which upstream copies.
-    pm.addNestedPass<func::FuncOp>(trace::createTraceResultViewsInPlacePass());
-  }
+  // A value returned twice (a result that is also saved) is returned once
+  // and copied once: upstream's hoisting would give it the first out-param
+  // and leave the second reading an erased allocation.
+  pm.addNestedPass<func::FuncOp>(trace::createTraceDistinctResultsPass());
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.hoistStaticAllocs = true;
+  outParams.modifyPublicFunctions = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  // ... and a reshaped allocation too (a matmul's output saved as an
+  // activation), which upstream copies.
+  pm.addNestedPass<func::FuncOp>(trace::createTraceResultViewsInPlacePass());
   // Upstream's buffer-deallocation-pipeline, with trace-split-deallocs
   // before the simplification: that pass's split is quadratic in the
   // buffers of a block, and a step's function is one block.
@@ -131,8 +128,7 @@ void trace::buildCPUPipeline(OpPassManager &pm,
     // Producers fuse into row reductions when trace-vectorize-reductions
     // will vectorize them.
     buildBufferizedLinalgPipeline(
-        pm, ResultBuffers::OutParams,
-        convolutionLowering(options.convolutions, options.blas), "loops",
+        pm, convolutionLowering(options.convolutions, options.blas), "loops",
         /*fuseIntoRowReductions=*/options.vectorizeReductions);
     // 3. Matmuls to BLAS.
     if (options.blas)

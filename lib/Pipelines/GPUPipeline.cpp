@@ -45,7 +45,7 @@ void trace::buildGPUKernelsFront(OpPassManager &pm, StringRef blasRuntime,
   // 1-2. As on the CPU: upstream dialects on tensors, elementwise chains
   // fused into one linalg.generic each (each becomes one kernel), transposed
   // matmul operands read in place; then buffers with read-only inputs,
-  // identity-layout boundaries and results owned by the caller. First,
+  // identity-layout boundaries and results in the caller's buffers. First,
   // each trace.fusion region (trace-fuse) becomes one linalg.generic, so one
   // kernel; the shared front then finds no trace ops left.
   trace::TraceToLinalgPassOptions toLinalg;
@@ -56,14 +56,13 @@ void trace::buildGPUKernelsFront(OpPassManager &pm, StringRef blasRuntime,
   toLinalg.scatters = "dense";
   pm.addPass(trace::createTraceToLinalgPass(toLinalg));
   pm.addPass(trace::createTraceLowerFusionsPass());
-  // Layers' functions write their results into the caller's buffers: when
-  // they return them, their deallocation took BufferDeallocation-
-  // Simplification minutes on a 24-layer GPT. Without layers, as before.
-  buildBufferizedLinalgPipeline(pm,
-                                outlineRepeats
-                                    ? ResultBuffers::PrivateOutParams
-                                    : ResultBuffers::Returned,
-                                convolutions, toLinalg.scatters);
+  // Every function writes its results into the caller's buffers, as on
+  // the CPU. Layers' functions that returned theirs took BufferDeallocation-
+  // Simplification minutes on a 24-layer GPT; a step that returned a struct
+  // of hundreds of descriptors printed 16 KB of type per insertvalue, and
+  // X86's FastISel lowers no aggregate return, so SelectionDAG compiled
+  // the whole function.
+  buildBufferizedLinalgPipeline(pm, convolutions, toLinalg.scatters);
 
   // 3. Matmuls: trace_gpu.gemm ops (cuBLAS), which gpu-async-region below
   // orders on the kernels' stream like launches.

@@ -9,15 +9,16 @@
 // An elementwise chain: one kernel, 4000 elements, four per thread (one
 // 16-byte vector load of each input and store of the output) on 4 blocks
 // of 256 threads, on a stream created for the call and synchronized before
-// it returns; the result is a device buffer. The kernel takes each buffer
-// as one pointer (kernel-bare-pointers); without, as a memref descriptor.
+// it returns. The result is the caller's device buffer, the trailing
+// argument, which the kernel writes. The kernel takes each buffer as one
+// pointer (kernel-bare-pointers); without, as a memref descriptor.
 // CHECK-LABEL: llvm.func @chain(
 // CHECK-DAG: %[[C4:.*]] = llvm.mlir.constant(4 : index) : i64
 // CHECK-DAG: %[[C256:.*]] = llvm.mlir.constant(256 : index) : i64
 // CHECK-DAG: %[[C1:.*]] = llvm.mlir.constant(1 : index) : i64
 // CHECK: %[[S:.*]] = llvm.call @mgpuStreamCreate() : () -> !llvm.ptr
-// CHECK: %[[OUT:.*]] = llvm.call @mgpuMemAlloc(%{{.*}}, %[[S]], %{{.*}}) : (i64, !llvm.ptr, i8) -> !llvm.ptr
-// CHECK: gpu.launch_func <%[[S]] : !llvm.ptr> @chain_kernel::@chain_kernel blocks in (%[[C4]], %[[C1]], %[[C1]]) threads in (%[[C256]], %[[C1]], %[[C1]]) : i64 args(%arg1 : !llvm.ptr, %arg8 : !llvm.ptr, %[[OUT]] : !llvm.ptr)
+// CHECK-NOT: mgpuMemAlloc
+// CHECK: gpu.launch_func <%[[S]] : !llvm.ptr> @chain_kernel::@chain_kernel blocks in (%[[C4]], %[[C1]], %[[C1]]) threads in (%[[C256]], %[[C1]], %[[C1]]) : i64 args(%arg1 : !llvm.ptr, %arg8 : !llvm.ptr, %arg15 : !llvm.ptr)
 // CHECK-NOT: gpu.launch_func
 // CHECK: llvm.call @mgpuStreamSynchronize(%[[S]]) : (!llvm.ptr) -> ()
 // CHECK: llvm.call @mgpuStreamDestroy(%[[S]]) : (!llvm.ptr) -> ()
@@ -27,8 +28,7 @@
 // SM80: gpu.launch_func
 // SM80-SAME: @chain_kernel::@chain_kernel
 // DESC-LABEL: llvm.func @chain(
-// DESC: %[[OUT:.*]] = llvm.call @mgpuMemAlloc(
-// DESC: gpu.launch_func {{.*}} @chain_kernel::@chain_kernel {{.*}} args(%arg0 : !llvm.ptr, %arg1 : !llvm.ptr, %{{.*}} : i64, %{{.*}} : i64, %{{.*}} : i64, %arg7 : !llvm.ptr, %arg8 : !llvm.ptr, {{.*}}, %[[OUT]] : !llvm.ptr, %[[OUT]] : !llvm.ptr,
+// DESC: gpu.launch_func {{.*}} @chain_kernel::@chain_kernel {{.*}} args(%arg0 : !llvm.ptr, %arg1 : !llvm.ptr, %{{.*}} : i64, %{{.*}} : i64, %{{.*}} : i64, %arg7 : !llvm.ptr, %arg8 : !llvm.ptr, {{.*}}, %arg14 : !llvm.ptr, %arg15 : !llvm.ptr,
 // SM80: gpu.binary @chain_kernel  [#gpu.object<#nvvm.target<chip = "sm_80", features = "+ptx80">, {{.*}}assembly = "{{.*}}.target sm_80{{.*}}.maxntid 128, 1, 1
 func.func @chain(%x: tensor<4x1000xf32>, %y: tensor<4x1000xf32>) -> tensor<4x1000xf32> {
   %a = trace.exp %x : tensor<4x1000xf32>
@@ -41,22 +41,23 @@ func.func @chain(%x: tensor<4x1000xf32>, %y: tensor<4x1000xf32>) -> tensor<4x100
 
 // A softmax: six kernels, in order: fill -inf, row max, x - max and exp
 // (one elementwise group), fill 0, row sum, divide (one group). Each row
-// buffer is freed on the stream after its last kernel; the divide writes
-// into the exponentials' buffer, which is the output and not freed.
+// buffer is freed on the stream after its last kernel. The exponentials go
+// into the caller's buffer (the trailing argument's aligned pointer,
+// %arg8), and the divide writes over them in place.
 // CHECK-LABEL: llvm.func @softmax(
 // CHECK: %[[S:.*]] = llvm.call @mgpuStreamCreate()
 // CHECK: %[[MAX:.*]] = llvm.call @mgpuMemAlloc(%{{.*}}, %[[S]], %{{.*}})
 // CHECK: gpu.launch_func <%[[S]] : !llvm.ptr> @softmax_kernel::@softmax_kernel
 // CHECK: gpu.launch_func <%[[S]] : !llvm.ptr> @softmax_kernel_0::@softmax_kernel
-// CHECK: %[[OUT:.*]] = llvm.call @mgpuMemAlloc(%{{.*}}, %[[S]], %{{.*}})
 // CHECK: gpu.launch_func <%[[S]] : !llvm.ptr> @softmax_kernel_1::@softmax_kernel
+// CHECK-SAME: args(%arg1 : !llvm.ptr, %arg8 : !llvm.ptr, %[[MAX]] : !llvm.ptr)
 // CHECK-NEXT: llvm.call @mgpuMemFree(%[[MAX]], %[[S]]) : (!llvm.ptr, !llvm.ptr) -> ()
 // CHECK: %[[SUM:.*]] = llvm.call @mgpuMemAlloc(%{{.*}}, %[[S]], %{{.*}})
 // CHECK: gpu.launch_func <%[[S]] : !llvm.ptr> @softmax_kernel_2::@softmax_kernel
 // CHECK: gpu.launch_func <%[[S]] : !llvm.ptr> @softmax_kernel_3::@softmax_kernel
 // CHECK-NOT: mgpuMemAlloc
 // CHECK: gpu.launch_func <%[[S]] : !llvm.ptr> @softmax_kernel_4::@softmax_kernel
-// CHECK-SAME: args(%[[OUT]] : !llvm.ptr, %[[OUT]] : !llvm.ptr, %[[SUM]] : !llvm.ptr)
+// CHECK-SAME: args(%arg8 : !llvm.ptr, %arg8 : !llvm.ptr, %[[SUM]] : !llvm.ptr)
 // CHECK-NOT: gpu.launch_func
 // CHECK: llvm.call @mgpuMemFree(%[[SUM]], %[[S]]) : (!llvm.ptr, !llvm.ptr) -> ()
 // CHECK-NOT: mgpuMemFree

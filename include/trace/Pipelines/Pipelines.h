@@ -163,24 +163,12 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
 /// The front both backends share: trace ops -> linalg on tensors (the export
 /// format; elementwise chains fused, transposed matmul operands read in
 /// place) -> one-shot bufferized memrefs with read-only inputs,
-/// identity-layout function boundaries and deallocation. `results` says
-/// which functions' results are trailing arguments the caller allocates
-/// (upstream buffer-results-to-out-params, allocations hoisted to them);
-/// the others return freshly allocated buffers the caller frees.
+/// identity-layout function boundaries and deallocation. Every function's
+/// results are trailing arguments the caller allocates (upstream
+/// buffer-results-to-out-params, allocations hoisted to them).
 /// `convolutions` and `scatters` are trace-to-linalg's options of those
 /// names.
-enum class ResultBuffers {
-  /// Every function returns its results.
-  Returned,
-  /// Private functions (a layer's, trace-outline-repeats') write them into
-  /// the caller's buffers; public ones return them.
-  PrivateOutParams,
-  /// Every function writes them into the caller's buffers.
-  OutParams,
-};
 void buildBufferizedLinalgPipeline(OpPassManager &pm,
-                                   ResultBuffers results =
-                                       ResultBuffers::Returned,
                                    StringRef convolutions = "direct",
                                    StringRef scatters = "loops",
                                    bool fuseIntoRowReductions = false);
@@ -202,7 +190,7 @@ void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
 /// moved to the device yet. Shared by trace-gpu-pipeline and
 /// trace-cpu-pipeline{gpu-kernels}. `convolutions` as trace-to-linalg's.
 /// With `outlineRepeats`, the repeated layers are one function per kind
-/// first (trace-outline-repeats), whose results are the caller's buffers.
+/// first (trace-outline-repeats). Results are the caller's buffers.
 void buildGPUKernelsFront(OpPassManager &pm, StringRef blasRuntime,
                           const TraceGPUMapLinalgPassOptions &map,
                           StringRef convolutions = "direct",
@@ -291,7 +279,8 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
 ///     linalg.generic, hence one kernel, per elementwise chain),
 ///     transposed matmul operands read in place;
 ///  2. the CPU pipeline's bufferization (read-only inputs, identity-layout
-///     boundaries, results owned by the caller, deallocation);
+///     boundaries, results written into the caller's buffers,
+///     deallocation);
 ///  3. trace-linalg-to-blas{runtime=cuda} (option cublas): f32/f64
 ///     matmuls become calls of the runtime's cuBLAS gemm;
 ///     trace-gpu-map-linalg: every other linalg op becomes one

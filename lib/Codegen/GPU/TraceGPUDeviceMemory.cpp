@@ -42,15 +42,57 @@ bool isSinkable(Operation *op) {
   });
 }
 
+/// The buffer a view (or a buffer) `value` is part of.
+Value baseBuffer(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
+/// The arguments `func` may write: the out-parameters its results went
+/// into (buffer-results-to-out-params). Its inputs are read-only under the
+/// pipeline's bufferization (trace-readonly-args).
+llvm::SmallPtrSet<Value, 8> writtenArguments(func::FuncOp func) {
+  llvm::SmallPtrSet<Value, 8> written;
+  func.walk([&](Operation *op) {
+    SmallVector<Value> targets;
+    auto addMemrefOperands = [&] {
+      for (Value operand : op->getOperands())
+        if (isa<BaseMemRefType>(operand.getType()))
+          targets.push_back(operand);
+    };
+    if (auto effects = dyn_cast<MemoryEffectOpInterface>(op)) {
+      SmallVector<MemoryEffects::EffectInstance> instances;
+      effects.getEffects(instances);
+      for (MemoryEffects::EffectInstance &instance : instances) {
+        if (!isa<MemoryEffects::Write>(instance.getEffect()))
+          continue;
+        if (Value value = instance.getValue())
+          targets.push_back(value);
+        else
+          addMemrefOperands();
+      }
+    } else if (!op->hasTrait<OpTrait::HasRecursiveMemoryEffects>()) {
+      // A call, or an op that says nothing of its effects.
+      addMemrefOperands();
+    }
+    for (Value target : targets)
+      if (auto arg = dyn_cast<BlockArgument>(baseBuffer(target)))
+        if (arg.getOwner()->getParentOp() == func)
+          written.insert(arg);
+  });
+  return written;
+}
+
 /// Whether a load from `memref` may move down to `launch`: the buffer is a
-/// function argument (read-only under the pipeline's bufferization), or no
-/// op between the two can write memory.
-bool mayMoveLoad(memref::LoadOp load, gpu::LaunchOp launch) {
-  Value base = load.getMemref();
-  while (auto view = base.getDefiningOp<ViewLikeOpInterface>())
-    base = view.getViewSource();
+/// function argument the function never writes, or no op between the two
+/// can write memory.
+bool mayMoveLoad(memref::LoadOp load, gpu::LaunchOp launch,
+                 const llvm::SmallPtrSet<Value, 8> &written) {
+  Value base = baseBuffer(load.getMemref());
   if (isa<BlockArgument>(base) &&
-      isa<func::FuncOp>(cast<BlockArgument>(base).getOwner()->getParentOp()))
+      isa<func::FuncOp>(cast<BlockArgument>(base).getOwner()->getParentOp()) &&
+      !written.contains(base))
     return true;
   if (load->getBlock() != launch->getBlock())
     return false;
@@ -66,6 +108,7 @@ bool mayMoveLoad(memref::LoadOp load, gpu::LaunchOp launch) {
 /// outside the linalg.generic): each kernel gets its own copy, and the
 /// host copy goes when nothing on the host uses it.
 void sinkScalarsIntoKernels(func::FuncOp func, IRRewriter &rewriter) {
+  llvm::SmallPtrSet<Value, 8> written = writtenArguments(func);
   SmallVector<Operation *> candidates;
   func.walk([&](Operation *op) {
     if (!insideKernel(op) && isSinkable(op))
@@ -81,7 +124,7 @@ void sinkScalarsIntoKernels(func::FuncOp func, IRRewriter &rewriter) {
           launches.push_back(launch);
     for (gpu::LaunchOp launch : launches) {
       auto load = dyn_cast<memref::LoadOp>(op);
-      if (load && !mayMoveLoad(load, launch))
+      if (load && !mayMoveLoad(load, launch, written))
         continue;
       rewriter.setInsertionPointToStart(&launch.getBody().front());
       Operation *copy = rewriter.clone(*op);

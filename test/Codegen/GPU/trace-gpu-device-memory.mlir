@@ -125,3 +125,34 @@ func.func @written_between(%x: memref<4xi64>, %out: memref<4xi64>) {
   memref.dealloc %tmp : memref<i64>
   return
 }
+
+// -----
+
+// So is an out-parameter (an argument the function writes, where
+// buffer-results-to-out-params put a result): only an argument the
+// function never writes is read-only, and its read may move.
+func.func @written_out_param(%x: memref<4xi64>, %res: memref<i64>,
+                             %out: memref<4xi64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
+             threads(%t0, %t1, %t2) in (%s0 = %c1, %s1 = %c1, %s2 = %c1) {
+    %v = memref.load %x[%c0] : memref<4xi64>
+    memref.store %v, %res[] : memref<i64>
+    gpu.terminator
+  }
+  // expected-error @below {{reads or writes a buffer in host code}}
+  %s = memref.load %res[] : memref<i64>
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
+             threads(%t0, %t1, %t2) in (%s0 = %c4, %s1 = %c1, %s2 = %c1) {
+    memref.store %s, %res[] : memref<i64>
+    gpu.terminator
+  }
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
+             threads(%t0, %t1, %t2) in (%s0 = %c4, %s1 = %c1, %s2 = %c1) {
+    memref.store %s, %out[%t0] : memref<4xi64>
+    gpu.terminator
+  }
+  return
+}
