@@ -224,8 +224,8 @@ namespace {
 /// Builds the wrappers of one module.
 class WrapperBuilder {
 public:
-  WrapperBuilder(ModuleOp module, Memory memory)
-      : module(module), memory(memory), b(module.getContext()),
+  explicit WrapperBuilder(ModuleOp module)
+      : module(module), b(module.getContext()),
         ptr(LLVM::LLVMPointerType::get(module.getContext())),
         i64(IntegerType::get(module.getContext(), 64)) {}
 
@@ -234,18 +234,6 @@ public:
   LogicalResult addRelease(StringRef name);
 
 private:
-  /// The lowered memref descriptor of a rank-`rank` buffer.
-  Type descriptorType(int64_t rank) {
-    MLIRContext *ctx = module.getContext();
-    SmallVector<Type> fields = {ptr, ptr, i64};
-    if (rank > 0) {
-      auto sizes = LLVM::LLVMArrayType::get(i64, rank);
-      fields.push_back(sizes);
-      fields.push_back(sizes);
-    }
-    return LLVM::LLVMStructType::getLiteral(ctx, fields);
-  }
-
   /// `name` with type `type`: the module's declaration, or a new one.
   FailureOr<LLVM::LLVMFuncOp> declare(StringRef name,
                                       LLVM::LLVMFunctionType type) {
@@ -274,7 +262,6 @@ private:
   }
 
   ModuleOp module;
-  Memory memory;
   OpBuilder b;
   Type ptr, i64;
   Block *entryBlock = nullptr;
@@ -290,9 +277,9 @@ LogicalResult WrapperBuilder::wrap(const Function &fn) {
   Location loc = callee.getLoc();
 
   // The lowered signature the tensors give: each memref argument expanded
-  // into (allocated, aligned, offset, sizes..., strides...); results either
-  // as one descriptor, or a struct of them, or (the CPU pipeline's
-  // out-params) as more expanded arguments written in place.
+  // into (allocated, aligned, offset, sizes..., strides...), then each
+  // result as one more such memref the call writes in place (both
+  // pipelines lower results to out-parameters).
   auto expand = [&](ArrayRef<Slot> slots, SmallVectorImpl<Type> &params) {
     for (const Slot &slot : slots) {
       params.append({ptr, ptr, i64});
@@ -301,28 +288,17 @@ LogicalResult WrapperBuilder::wrap(const Function &fn) {
   };
   SmallVector<Type> params;
   expand(fn.args, params);
-  SmallVector<Type> descriptors;
-  for (const Slot &result : fn.results)
-    descriptors.push_back(descriptorType(result.type.getRank()));
-  Type resultType = LLVM::LLVMVoidType::get(ctx);
-  if (descriptors.size() == 1)
-    resultType = descriptors.front();
-  else if (descriptors.size() > 1)
-    resultType = LLVM::LLVMStructType::getLiteral(ctx, descriptors);
-  auto returning = LLVM::LLVMFunctionType::get(resultType, params);
-  SmallVector<Type> outParams(params);
-  expand(fn.results, outParams);
+  expand(fn.results, params);
   auto writingInPlace =
-      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), outParams);
-  bool inPlace = callee.getFunctionType() == writingInPlace;
-  if (!inPlace && callee.getFunctionType() != returning)
+      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), params);
+  if (callee.getFunctionType() != writingInPlace)
     return callee.emitError()
            << "lowered to " << callee.getFunctionType()
-           << ", not the memref calling convention of its tensors ("
-           << returning << ", or " << writingInPlace << " with out-params)";
+           << ", not the memref calling convention of its tensors with "
+              "out-params ("
+           << writingInPlace << ")";
 
   auto voidType = LLVM::LLVMVoidType::get(ctx);
-  FailureOr<LLVM::LLVMFuncOp> copy, release, synchronize;
   bool anySaved = llvm::any_of(fn.results, [](const Slot &slot) {
     return slot.ownership == Ownership::Saved;
   });
@@ -330,24 +306,6 @@ LogicalResult WrapperBuilder::wrap(const Function &fn) {
   if (anySaved)
     allocate = declare("malloc", LLVM::LLVMFunctionType::get(ptr, {i64}));
   if (failed(allocate))
-    return failure();
-  if (inPlace) {
-    release = copy = synchronize = LLVM::LLVMFuncOp();
-  } else if (memory == Memory::Host) {
-    release = declare("free", LLVM::LLVMFunctionType::get(voidType, {ptr}));
-  } else {
-    // The project's CUDA runtime (lib/Runtime/CUDA), on the legacy default
-    // stream (a null stream).
-    copy = declare("mgpuMemcpy", LLVM::LLVMFunctionType::get(
-                                     voidType, {ptr, ptr, i64, ptr}));
-    release = declare("mgpuMemFree",
-                      LLVM::LLVMFunctionType::get(voidType, {ptr, ptr}));
-    synchronize = declare("mgpuStreamSynchronize",
-                          LLVM::LLVMFunctionType::get(voidType, {ptr}));
-    if (failed(copy) || failed(synchronize))
-      return failure();
-  }
-  if (failed(release))
     return failure();
 
   // void NAME_f(const T *arg..., T *result...)
@@ -392,136 +350,13 @@ LogicalResult WrapperBuilder::wrap(const Function &fn) {
     LLVM::StoreOp::create(b, loc, buffer, slot);
     return buffer;
   };
-  if (inPlace) {
-    // The call writes every result into the caller's buffer (or a saved
-    // value into the library's): nothing to copy, nothing to free.
-    for (auto [output, result] : llvm::zip_equal(outputs, fn.results))
-      pass(result.ownership == Ownership::Saved ? newBuffer(output, result)
-                                                : output,
-           result);
-    LLVM::CallOp::create(b, loc, callee, operands);
-    LLVM::ReturnOp::create(b, loc, ValueRange{});
-    return success();
-  }
-  auto call = LLVM::CallOp::create(b, loc, callee, operands);
-
-  // Each result into the caller's buffer.
-  Value nullStream;
-  if (memory == Memory::CUDADevice)
-    nullStream = LLVM::ZeroOp::create(b, loc, ptr);
-  SmallVector<Value> allocated;
-  for (auto [i, result] : llvm::enumerate(fn.results)) {
-    Value descriptor = call.getResult();
-    if (fn.results.size() > 1)
-      descriptor = LLVM::ExtractValueOp::create(b, loc, descriptor,
-                                                ArrayRef<int64_t>{int64_t(i)});
-    allocated.push_back(LLVM::ExtractValueOp::create(b, loc, descriptor,
-                                                     ArrayRef<int64_t>{0}));
-    Value aligned = LLVM::ExtractValueOp::create(b, loc, descriptor,
-                                                 ArrayRef<int64_t>{1});
-    Value offset = LLVM::ExtractValueOp::create(b, loc, descriptor,
-                                                ArrayRef<int64_t>{2});
-    Type element = result.type.getElementType();
-    Value width = constant(loc, elementBytes(element));
-    Value byteOffset = LLVM::MulOp::create(b, loc, offset, width);
-    Value source = LLVM::GEPOp::create(b, loc, ptr, IntegerType::get(ctx, 8),
-                                       aligned, ValueRange{byteOffset});
-    Value bytes =
-        constant(loc, result.type.getNumElements() * elementBytes(element));
-    if (memory == Memory::Host)
-      LLVM::MemcpyOp::create(b, loc,
-                             result.ownership == Ownership::Saved
-                                 ? newBuffer(outputs[i], result)
-                                 : Value(outputs[i]),
-                             source, bytes, /*isVolatile=*/false);
-    else
-      LLVM::CallOp::create(b, loc, *copy,
-                           ValueRange{outputs[i], source, bytes, nullStream});
-  }
-  if (memory == Memory::CUDADevice)
-    LLVM::CallOp::create(b, loc, *synchronize, ValueRange{nullStream});
-
-  // Free each buffer the call allocated, once (two results may share one),
-  // and never a caller's input (a result may be an argument returned). A
-  // loop over two stack arrays: unrolled, the comparisons of every result
-  // with every earlier one and every input were quadratic code, and most of
-  // a deep model's compile time.
-  Region &body = wrapper.getBody();
-  auto storeAll = [&](ValueRange values) {
-    Value count = constant(loc, std::max<int64_t>(values.size(), 1));
-    Value array = LLVM::AllocaOp::create(b, loc, ptr, ptr, count);
-    for (auto [i, value] : llvm::enumerate(values)) {
-      Value slot = LLVM::GEPOp::create(b, loc, ptr, ptr, array,
-                                       ArrayRef<LLVM::GEPArg>{int32_t(i)});
-      LLVM::StoreOp::create(b, loc, value, slot);
-    }
-    return array;
-  };
-  Value allocatedArray = storeAll(allocated);
-  Value inputArray = storeAll(inputs);
-  Value one = constant(loc, 1);
-  Value resultCount = constant(loc, allocated.size());
-  Value inputCount = constant(loc, inputs.size());
-  auto load = [&](Value array, Value index) -> Value {
-    Value slot = LLVM::GEPOp::create(b, loc, ptr, ptr, array, index);
-    return LLVM::LoadOp::create(b, loc, ptr, slot);
-  };
-  auto increment = [&](Value index) -> Value {
-    return LLVM::AddOp::create(b, loc, index, one);
-  };
-  auto less = [&](Value lhs, Value rhs) -> Value {
-    return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::slt, lhs, rhs);
-  };
-  Block *outer = b.createBlock(&body, body.end(), {i64}, {loc});
-  Block *visit = b.createBlock(&body);
-  Block *scanResults = b.createBlock(&body, body.end(), {i64}, {loc});
-  Block *compareResult = b.createBlock(&body);
-  Block *scanInputs = b.createBlock(&body, body.end(), {i64}, {loc});
-  Block *compareInput = b.createBlock(&body);
-  Block *freeBlock = b.createBlock(&body);
-  Block *next = b.createBlock(&body);
-  Block *exit = b.createBlock(&body);
-  b.setInsertionPointToEnd(entry);
-  LLVM::BrOp::create(b, loc, ValueRange{zero}, outer);
-  // for i in results:
-  b.setInsertionPointToEnd(outer);
-  Value i = outer->getArgument(0);
-  LLVM::CondBrOp::create(b, loc, less(i, resultCount), visit, exit);
-  b.setInsertionPointToEnd(visit);
-  Value buffer = load(allocatedArray, i);
-  LLVM::BrOp::create(b, loc, ValueRange{zero}, scanResults);
-  // A loop `head(k)` over array[0, bound): to `next` at the first element
-  // that is `buffer`, else on to `done` (with index 0 if it takes one).
-  auto scan = [&](Block *head, Block *compare, Value array, Value bound,
-                  Block *done) {
-    b.setInsertionPointToEnd(head);
-    Value k = head->getArgument(0);
-    SmallVector<Value> doneOperands;
-    if (done->getNumArguments())
-      doneOperands.push_back(zero);
-    LLVM::CondBrOp::create(b, loc, less(k, bound), compare, ValueRange{},
-                           done, doneOperands);
-    b.setInsertionPointToEnd(compare);
-    Value same = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, buffer,
-                                      load(array, k));
-    Value nextK = increment(k);
-    LLVM::CondBrOp::create(b, loc, same, next, ValueRange{}, head,
-                           ValueRange{nextK});
-  };
-  //   skip it if an earlier result is the same buffer, or an input;
-  scan(scanResults, compareResult, allocatedArray, i, scanInputs);
-  scan(scanInputs, compareInput, inputArray, inputCount, freeBlock);
-  //   free it otherwise.
-  b.setInsertionPointToEnd(freeBlock);
-  SmallVector<Value> freeOperands = {buffer};
-  if (memory == Memory::CUDADevice)
-    freeOperands.push_back(nullStream);
-  LLVM::CallOp::create(b, loc, *release, freeOperands);
-  LLVM::BrOp::create(b, loc, ValueRange{}, next);
-  b.setInsertionPointToEnd(next);
-  Value nextI = increment(i);
-  LLVM::BrOp::create(b, loc, ValueRange{nextI}, outer);
-  b.setInsertionPointToEnd(exit);
+  // The call writes every result into the caller's buffer (or a saved
+  // value into the library's): nothing to copy, nothing to free.
+  for (auto [output, result] : llvm::zip_equal(outputs, fn.results))
+    pass(result.ownership == Ownership::Saved ? newBuffer(output, result)
+                                              : output,
+         result);
+  LLVM::CallOp::create(b, loc, callee, operands);
   LLVM::ReturnOp::create(b, loc, ValueRange{});
   return success();
 }
@@ -546,7 +381,7 @@ LogicalResult WrapperBuilder::addRelease(StringRef name) {
 } // namespace
 
 LogicalResult capi::addCWrappers(ModuleOp module, const Interface &api) {
-  WrapperBuilder builder(module, api.memory);
+  WrapperBuilder builder(module);
   for (const Function &fn : api.functions) {
     if (module.lookupSymbol(fn.cname))
       return module.emitError() << "cannot add the C function " << fn.cname

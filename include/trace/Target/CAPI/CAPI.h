@@ -11,8 +11,8 @@
 //  2. addCWrappers, on the module lowered to the LLVM dialect: one exported
 //     llvm.func per C function, which wraps the caller's pointers in memref
 //     descriptors and calls the lowered function, which writes its results
-//     into the caller's buffers (or, for a function that returns them,
-//     copies each result out and frees what the call allocated);
+//     into the caller's buffers (both pipelines lower results to
+//     out-parameters);
 //  3. printCHeader: the declarations and their documentation;
 //  4. compileObjects and linkSharedLibrary: the objects (a kernel each, in
 //     parallel, cached) and the shared library exporting only the C
