@@ -49,12 +49,13 @@ Value baseBuffer(Value value) {
   return value;
 }
 
-/// The arguments `func` may write: the out-parameters its results went
-/// into (buffer-results-to-out-params). Its inputs are read-only under the
-/// pipeline's bufferization (trace-readonly-args).
-llvm::SmallPtrSet<Value, 8> writtenArguments(func::FuncOp func) {
+/// The buffers ops in `root` may write (the bases of the views they write).
+/// In a function, the arguments among them are the out-parameters its
+/// results went into (buffer-results-to-out-params): its inputs are
+/// read-only under the pipeline's bufferization (trace-readonly-args).
+llvm::SmallPtrSet<Value, 8> writtenBuffers(Operation *root) {
   llvm::SmallPtrSet<Value, 8> written;
-  func.walk([&](Operation *op) {
+  root->walk([&](Operation *op) {
     SmallVector<Value> targets;
     auto addMemrefOperands = [&] {
       for (Value operand : op->getOperands())
@@ -77,22 +78,21 @@ llvm::SmallPtrSet<Value, 8> writtenArguments(func::FuncOp func) {
       addMemrefOperands();
     }
     for (Value target : targets)
-      if (auto arg = dyn_cast<BlockArgument>(baseBuffer(target)))
-        if (arg.getOwner()->getParentOp() == func)
-          written.insert(arg);
+      written.insert(baseBuffer(target));
   });
   return written;
 }
 
-/// Whether a load from `memref` may move down to `launch`: the buffer is a
-/// function argument the function never writes, or no op between the two
-/// can write memory.
+/// Whether a load from `memref` may move down to `launch`, where every
+/// thread reads it first: the buffer is a function argument the function
+/// never writes, or no op between the two can write memory and the kernel
+/// does not write the buffer (a thread would race with the others' reads).
 bool mayMoveLoad(memref::LoadOp load, gpu::LaunchOp launch,
-                 const llvm::SmallPtrSet<Value, 8> &written) {
+                 const llvm::SmallPtrSet<Value, 8> &writtenInFunction) {
   Value base = baseBuffer(load.getMemref());
   if (isa<BlockArgument>(base) &&
       isa<func::FuncOp>(cast<BlockArgument>(base).getOwner()->getParentOp()) &&
-      !written.contains(base))
+      !writtenInFunction.contains(base))
     return true;
   if (load->getBlock() != launch->getBlock())
     return false;
@@ -100,7 +100,7 @@ bool mayMoveLoad(memref::LoadOp load, gpu::LaunchOp launch,
        op = op->getNextNode())
     if (!isMemoryEffectFree(op) && !isa<memref::AllocOp>(op))
       return false;
-  return true;
+  return !writtenBuffers(launch).contains(base);
 }
 
 /// Moves host scalar code that reads buffers into the kernels that use its
@@ -108,7 +108,7 @@ bool mayMoveLoad(memref::LoadOp load, gpu::LaunchOp launch,
 /// outside the linalg.generic): each kernel gets its own copy, and the
 /// host copy goes when nothing on the host uses it.
 void sinkScalarsIntoKernels(func::FuncOp func, IRRewriter &rewriter) {
-  llvm::SmallPtrSet<Value, 8> written = writtenArguments(func);
+  llvm::SmallPtrSet<Value, 8> written = writtenBuffers(func);
   SmallVector<Operation *> candidates;
   func.walk([&](Operation *op) {
     if (!insideKernel(op) && isSinkable(op))
@@ -181,9 +181,10 @@ LogicalResult moveToDevice(func::FuncOp func) {
   }
 
   // A constant buffer lives in host memory: copy it to the device where it
-  // is read and free the copy before each return (the deallocation
-  // pipeline returns copies of buffers a function does not own, so the
-  // device copy never escapes).
+  // is read and free the copy before each return. The copy never escapes:
+  // every result is an out-param by now (buffer-results-to-out-params
+  // copied a constant result into the caller's buffer), so no function
+  // returns a buffer.
   SmallVector<func::ReturnOp> returns;
   func.walk([&](func::ReturnOp ret) { returns.push_back(ret); });
   for (memref::GetGlobalOp global : globals) {
@@ -199,8 +200,9 @@ LogicalResult moveToDevice(func::FuncOp func) {
                           ValueRange{}, copy.getMemref(), global.getResult());
     for (func::ReturnOp ret : returns) {
       if (llvm::is_contained(ret.getOperands(), copy.getMemref()))
-        return global.emitOpError("is returned; the GPU pipeline expects the "
-                                  "deallocation pipeline to return a copy");
+        return global.emitOpError(
+            "is returned; the GPU pipeline expects every result to be an "
+            "out-param (buffer-results-to-out-params) by now");
       rewriter.setInsertionPoint(ret);
       gpu::DeallocOp::create(rewriter, ret.getLoc(), /*asyncToken=*/Type(),
                              ValueRange{}, copy.getMemref());

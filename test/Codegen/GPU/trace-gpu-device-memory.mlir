@@ -156,3 +156,61 @@ func.func @written_out_param(%x: memref<4xi64>, %res: memref<i64>,
   }
   return
 }
+
+// -----
+
+// An input the function never writes is read-only: its read moves into
+// every kernel that uses it, past a kernel that writes other memory.
+// CHECK-LABEL: func @unwritten_input
+// CHECK-NOT: memref.load
+// CHECK: gpu.launch
+// CHECK: memref.load %arg0[] : memref<i64>
+// CHECK: memref.store %{{.*}}, %arg1[
+// CHECK: gpu.launch
+// CHECK: memref.load %arg0[] : memref<i64>
+// CHECK: memref.store %{{.*}}, %arg2[
+func.func @unwritten_input(%seed: memref<i64>, %out: memref<4xi64>,
+                           %other: memref<4xi64>) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %s = memref.load %seed[] : memref<i64>
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
+             threads(%t0, %t1, %t2) in (%s0 = %c4, %s1 = %c1, %s2 = %c1) {
+    memref.store %s, %out[%t0] : memref<4xi64>
+    gpu.terminator
+  }
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
+             threads(%t0, %t1, %t2) in (%s0 = %c4, %s1 = %c1, %s2 = %c1) {
+    memref.store %s, %other[%t0] : memref<4xi64>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// A kernel that writes the buffer it would read is not given the read:
+// each thread would read it at the start while others write it.
+func.func @kernel_writes_it(%x: memref<4xi64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %tmp = memref.alloc() : memref<4xi64>
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
+             threads(%t0, %t1, %t2) in (%s0 = %c4, %s1 = %c1, %s2 = %c1) {
+    %v = memref.load %x[%t0] : memref<4xi64>
+    memref.store %v, %tmp[%t0] : memref<4xi64>
+    gpu.terminator
+  }
+  // expected-error @below {{reads or writes a buffer in host code}}
+  %s = memref.load %tmp[%c0] : memref<4xi64>
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
+             threads(%t0, %t1, %t2) in (%s0 = %c4, %s1 = %c1, %s2 = %c1) {
+    %v = memref.load %tmp[%t0] : memref<4xi64>
+    %w = arith.addi %v, %s : i64
+    memref.store %w, %tmp[%t0] : memref<4xi64>
+    gpu.terminator
+  }
+  memref.dealloc %tmp : memref<4xi64>
+  return
+}
