@@ -40,7 +40,6 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
-#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
@@ -76,9 +75,9 @@ std::string packedName(StringRef function) {
 }
 
 /// `void _trace_packed_F(void **args)`: calls F with the value args[i]
-/// points to as its i-th argument and stores the result where
-/// args[#arguments] points, as MLIR's ExecutionEngine packs a function (its
-/// helper is not exported; trace-run now links objects itself).
+/// points to as its i-th argument, as MLIR's ExecutionEngine packs a
+/// function (its helper is not exported; trace-run links objects itself).
+/// F returns nothing: the CPU pipeline writes results into out-params.
 void addPackedEntry(llvm::Module &module, StringRef function) {
   llvm::Function *callee = module.getFunction(function);
   if (!callee)
@@ -99,9 +98,7 @@ void addPackedEntry(llvm::Module &module, StringRef function) {
   SmallVector<llvm::Value *> args;
   for (llvm::Argument &arg : callee->args())
     args.push_back(builder.CreateLoad(arg.getType(), slot(arg.getArgNo())));
-  llvm::Value *result = builder.CreateCall(callee, args);
-  if (!result->getType()->isVoidTy())
-    builder.CreateStore(result, slot(callee->arg_size()));
+  builder.CreateCall(callee, args);
   builder.CreateRetVoid();
 }
 
@@ -245,28 +242,6 @@ void fillDescriptor(HostTensor &tensor, int64_t *words) {
     words[3 + rank + d] = stride;
     stride *= tensor.shape[d];
   }
-}
-
-/// Copies a result out of its descriptor, honouring its strides.
-HostTensor readDescriptor(const Slot &slot, const int64_t *words) {
-  HostTensor tensor(slot.dtype, slot.type.getShape());
-  int64_t rank = tensor.shape.size();
-  int64_t size = dtypeSize(slot.dtype);
-  auto *base = reinterpret_cast<const uint8_t *>(words[1]) + words[2] * size;
-  const int64_t *strides = words + 3 + rank;
-  std::vector<int64_t> index(rank, 0);
-  for (int64_t i = 0, e = tensor.numel(); i < e; ++i) {
-    int64_t offset = 0;
-    for (int64_t d = 0; d < rank; ++d)
-      offset += index[d] * strides[d];
-    std::memcpy(tensor.data.data() + i * size, base + offset * size, size);
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      if (++index[d] < tensor.shape[d])
-        break;
-      index[d] = 0;
-    }
-  }
-  return tensor;
 }
 
 std::string indexString(ArrayRef<int64_t> shape, int64_t linear) {
@@ -550,18 +525,23 @@ int mlir::trace::runTraceFunction(const TraceRunOptions &options) {
   if (failed(pm.run(*module)))
     return fail("lowering " + inputFile + " for the CPU failed");
 
-  // The CPU pipeline writes results into buffers the caller passes after
-  // the arguments (out-params); with gpu-kernels, the function returns
-  // buffers it allocated.
-  bool outParams = false;
+  // The CPU pipeline (gpu-kernels too) writes results into buffers the
+  // caller passes after the arguments (out-params): the lowered function
+  // takes one scalar per descriptor word of each and returns nothing.
   if (auto lowered = module->lookupSymbol<LLVM::LLVMFuncOp>(entrySymbol)) {
-    int64_t argWordCount = 0;
-    for (const Slot &slot : args)
-      argWordCount += descriptorWords(slot.type.getRank());
+    int64_t words = 0;
+    for (const Slot &slot : llvm::concat<const Slot>(args, results))
+      words += descriptorWords(slot.type.getRank());
     LLVM::LLVMFunctionType type = lowered.getFunctionType();
-    outParams = !results.empty() &&
-                isa<LLVM::LLVMVoidType>(type.getReturnType()) &&
-                int64_t(type.getNumParams()) > argWordCount;
+    if (!isa<LLVM::LLVMVoidType>(type.getReturnType()) ||
+        int64_t(type.getNumParams()) != words) {
+      std::string lowered;
+      llvm::raw_string_ostream(lowered) << type;
+      return fail("@" + entrySymbol + " lowered to " + lowered + ", not " +
+                  std::to_string(words) +
+                  " descriptor words of its arguments and out-params and no "
+                  "result");
+    }
   }
 
   // Compile as trace-compile does (a kernel per object, in parallel,
@@ -603,7 +583,7 @@ int mlir::trace::runTraceFunction(const TraceRunOptions &options) {
   auto *packedEntry = entryAddress->toPtr<void (*)(void **)>();
 
   // Packed call: one pointer per scalar of every argument descriptor, then
-  // one to the storage of the returned descriptors.
+  // of every result's.
   std::vector<std::vector<int64_t>> argWords;
   for (HostTensor &input : inputs) {
     argWords.emplace_back(descriptorWords(input.shape.size()));
@@ -612,74 +592,30 @@ int mlir::trace::runTraceFunction(const TraceRunOptions &options) {
   // Out-params: the results' buffers are this program's, reused by every
   // call.
   std::vector<HostTensor> resultBuffers;
-  if (outParams)
-    for (const Slot &slot : results) {
-      HostTensor &buffer =
-          resultBuffers.emplace_back(slot.dtype, slot.type.getShape());
-      std::vector<int64_t> &words =
-          argWords.emplace_back(descriptorWords(slot.type.getRank()));
-      fillDescriptor(buffer, words.data());
-    }
-  int64_t resultTotal = 0;
-  for (const Slot &slot : results)
-    resultTotal += descriptorWords(slot.type.getRank());
-  std::vector<int64_t> resultWords(std::max<int64_t>(resultTotal, 1));
+  resultBuffers.reserve(results.size()); // descriptors point into them
+  for (const Slot &slot : results) {
+    HostTensor &buffer =
+        resultBuffers.emplace_back(slot.dtype, slot.type.getShape());
+    std::vector<int64_t> &words =
+        argWords.emplace_back(descriptorWords(slot.type.getRank()));
+    fillDescriptor(buffer, words.data());
+  }
   SmallVector<void *> packed;
   for (auto &words : argWords)
     for (int64_t &word : words)
       packed.push_back(&word);
-  if (!results.empty() && !outParams)
-    packed.push_back(resultWords.data());
 
-  // Returned result buffers (gpu-kernels) are malloc'ed by the compiled
-  // code and owned by the caller: freed after each call (once each, in
-  // case two results share one), so that repeated calls do not grow the
-  // heap and LeakSanitizer sees no leak. Inputs are the caller's and are
-  // never returned as is (bufferization returns a copy), but are skipped
-  // all the same.
-  auto freeResults = [&]() {
-    if (outParams)
-      return;
-    llvm::SmallPtrSet<void *, 8> freed;
-    for (HostTensor &input : inputs)
-      freed.insert(input.data.data());
-    int64_t at = 0;
-    for (const Slot &slot : results) {
-      // 0xdeadbeef: MLIR's allocated pointer of a memref.get_global.
-      auto *allocated = reinterpret_cast<void *>(resultWords[at]);
-      if (allocated && resultWords[at] != 0xdeadbeef &&
-          freed.insert(allocated).second)
-        free(allocated);
-      at += descriptorWords(slot.type.getRank());
-    }
-  };
-  auto call = [&]() -> bool {
-    packedEntry(packed.data());
-    return true;
-  };
-  if (!call())
-    return 1;
-
-  std::vector<HostTensor> outputs;
-  int64_t cursor = 0;
-  for (auto [index, slot] : llvm::enumerate(results)) {
-    if (outParams) {
-      outputs.push_back(resultBuffers[index]);
-      continue;
-    }
-    outputs.push_back(readDescriptor(slot, resultWords.data() + cursor));
-    cursor += descriptorWords(slot.type.getRank());
-  }
-  freeResults();
+  auto call = [&] { packedEntry(packed.data()); };
+  call();
+  // The first call's results (further calls write the same buffers).
+  std::vector<HostTensor> outputs = resultBuffers;
 
   if (options.repeat > 0) {
     std::vector<double> millis;
     for (unsigned i = 0; i < options.repeat; ++i) {
       auto start = std::chrono::steady_clock::now();
-      if (!call())
-        return 1;
+      call();
       auto stop = std::chrono::steady_clock::now();
-      freeResults();
       millis.push_back(
           std::chrono::duration<double, std::milli>(stop - start).count());
     }
