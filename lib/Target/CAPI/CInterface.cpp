@@ -460,11 +460,12 @@ void capi::printCHeader(raw_ostream &os, const Interface &api,
        << " * matmul; the environment variable TRACE_CUBLAS names another "
           "file).\n";
   else
-    os << " * All pointers are host pointers. Inputs are only read. Results "
-          "are\n"
-       << " * written during the call, not at its end: a result's buffer "
-          "must not\n"
-       << " * overlap an input's.\n";
+    os << " * All pointers are host pointers.\n";
+  // Both pipelines write each result into its buffer as kernels produce it
+  // (buffer-results-to-out-params), on the GPU as on the CPU.
+  os << " * Inputs are only read. Results are written during the call, not "
+        "at its\n"
+     << " * end: a result's buffer must not overlap an input's.\n";
   os << " * f16 and bf16 elements are their 16-bit patterns (uint16_t); i1 "
         "is one\n"
      << " * byte (0 or 1) per element. Results are written in place; the "

@@ -124,44 +124,6 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine,
       .run(module, mam);
 }
 
-/// Drops the parameters and results that no function outside
-/// `entryPoints` needs, with LLVM's DeadArgumentElimination.
-///
-/// The host functions take memrefs as expanded descriptors, and most of
-/// the fields are sizes and strides that static shapes make constants: the
-/// 24-layer GPT's backward takes 3,705 scalars and reads 1,223. X86's
-/// FastISel lowers no more arguments than fit in registers, so
-/// SelectionDAG lowers them all, in time that grows faster than their
-/// number: 0.74 s of code generation for that function, 0.19 s once the
-/// unread ones are gone. The pass only changes internal functions, so
-/// every function but the entry points becomes internal first;
-/// compileObjects makes them external (hidden) again for the split.
-void dropDeadArguments(llvm::Module &module,
-                       ArrayRef<std::string> entryPoints) {
-  llvm::StringSet<> keep;
-  for (const std::string &name : entryPoints)
-    keep.insert(name);
-  for (llvm::Function &fn : module) {
-    if (fn.isDeclaration() || keep.contains(fn.getName()))
-      continue;
-    fn.setVisibility(llvm::GlobalValue::DefaultVisibility);
-    fn.setLinkage(llvm::GlobalValue::InternalLinkage);
-  }
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder builder;
-  builder.registerModuleAnalyses(mam);
-  builder.registerCGSCCAnalyses(cgam);
-  builder.registerFunctionAnalyses(fam);
-  builder.registerLoopAnalyses(lam);
-  builder.crossRegisterProxies(lam, fam, cgam, mam);
-  llvm::ModulePassManager pm;
-  pm.addPass(llvm::DeadArgumentEliminationPass());
-  pm.run(module, mam);
-}
-
 /// A unit on its way to an object.
 struct Unit {
   std::string name;
@@ -294,6 +256,39 @@ LogicalResult storeAtomically(StringRef path, const llvm::MemoryBuffer &object,
 }
 
 } // namespace
+
+// Why the arguments go: the host functions take memrefs as expanded
+// descriptors, and most of the fields are sizes and strides that static
+// shapes make constants: the 24-layer GPT's backward takes 3,705 scalars
+// and reads 1,223. X86's FastISel lowers no more arguments than fit in
+// registers, so SelectionDAG lowers them all, in time that grows faster
+// than their number: 0.74 s of code generation for that function, 0.19 s
+// once the unread ones are gone.
+void capi::dropDeadArguments(llvm::Module &module,
+                             ArrayRef<std::string> entryPoints) {
+  llvm::StringSet<> keep;
+  for (const std::string &name : entryPoints)
+    keep.insert(name);
+  for (llvm::Function &fn : module) {
+    if (fn.isDeclaration() || keep.contains(fn.getName()))
+      continue;
+    fn.setVisibility(llvm::GlobalValue::DefaultVisibility);
+    fn.setLinkage(llvm::GlobalValue::InternalLinkage);
+  }
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder builder;
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager pm;
+  pm.addPass(llvm::DeadArgumentEliminationPass());
+  pm.run(module, mam);
+}
 
 LogicalResult capi::compileObjects(ModuleOp module,
                                    const ObjectOptions &options,

@@ -33,10 +33,8 @@ LogicalResult capi::linkSharedLibrary(const Interface &api,
       return failure();
     }
     os << "{\n  global:\n";
-    for (const Function &fn : api.functions)
-      os << "    " << fn.cname << ";\n";
-    if (!api.releaseCName.empty())
-      os << "    " << api.releaseCName << ";\n";
+    for (const std::string &name : api.exportedNames())
+      os << "    " << name << ";\n";
     os << "  local: *;\n};\n";
     os.close();
     if (os.has_error()) {

@@ -657,10 +657,7 @@ int mlir::trace::compileTrainingStep(const TraceCompileOptions &options) {
   objectOptions.jobs = options.jobs;
   objectOptions.cacheDir = options.cacheDir;
   objectOptions.deviceKernels = cuda;
-  for (const capi::Function &fn : api->functions)
-    objectOptions.entryPoints.push_back(fn.cname);
-  if (!api->releaseCName.empty())
-    objectOptions.entryPoints.push_back(api->releaseCName);
+  objectOptions.entryPoints = api->exportedNames();
   std::vector<capi::ObjectFile> compiled;
   std::string message;
   if (failed(capi::compileObjects(*module, objectOptions, compiled,

@@ -84,8 +84,18 @@ struct Interface {
   /// `void NAME_release(void *)`: frees a saved value that never reaches
   /// @f_bwd. Empty when no slot is Saved.
   std::string releaseCName;
-};
 
+  /// The C functions, then the release function if any: what the library
+  /// exports, and what compileObjects keeps the signatures of.
+  std::vector<std::string> exportedNames() const {
+    std::vector<std::string> names;
+    for (const Function &fn : functions)
+      names.push_back(fn.cname);
+    if (!releaseCName.empty())
+      names.push_back(releaseCName);
+    return names;
+  }
+};
 
 /// `name` with every character a C identifier cannot hold replaced by '_'
 /// (and a leading '_' before a digit or for an empty name).
@@ -171,6 +181,14 @@ struct ObjectFile {
 LogicalResult compileObjects(ModuleOp module, const ObjectOptions &options,
                              std::vector<ObjectFile> &objects,
                              std::string &error);
+
+/// Drops the parameters and results that no function outside `entryPoints`
+/// needs, with LLVM's DeadArgumentElimination (compileObjects runs it with
+/// ObjectOptions::entryPoints). The pass only changes internal functions,
+/// so every defined function but the entry points becomes internal first;
+/// compileObjects makes them external (hidden) again for the split.
+void dropDeadArguments(llvm::Module &module,
+                       ArrayRef<std::string> entryPoints);
 
 /// What linkSharedLibrary links besides the object.
 struct LinkOptions {
