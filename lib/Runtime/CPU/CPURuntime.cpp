@@ -1,10 +1,12 @@
-//===- CPURuntime.cpp - CPU runtime: BLAS matmuls, arena pages ------------===//
+//===- CPURuntime.cpp - CPU runtime: BLAS matmuls ---------------------------===//
 //
 // Matmuls call OpenBLAS (Debian's libopenblas) instead of MLIR-generated
 // loops: a tuned gemm is 10-50x faster than scalar loops and that is most
 // of a transformer's time. Operands may be row-major or column-major views
 // (a transposed weight); layouts gemm cannot express fall back to a plain
-// triple loop, which is correct for any strides.
+// triple loop, which is correct for any strides. The arena's page calls are
+// in Pages.cpp, an object of their own, so that a program linking the
+// static runtime without BLAS calls needs no OpenBLAS.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,8 +16,6 @@
 #include <algorithm>
 #include <cblas.h>
 #include <cstdint>
-#include <sys/mman.h>
-#include <unistd.h>
 
 namespace {
 
@@ -111,70 +111,6 @@ void _mlir_ciface_trace_rt_batch_matmul_f64(StridedMemRefType<double, 3> *a,
                                             StridedMemRefType<double, 3> *c,
                                             double beta) {
   batchMatmul(a, b, c, beta);
-}
-
-void _mlir_ciface_trace_rt_release_pages(StridedMemRefType<int8_t, 1> *arena,
-                                         int64_t offset, int64_t bytes) {
-  // Only whole pages inside the range: a page shared with a live buffer
-  // keeps its bytes. madvise of an allocated block's pages is what glibc
-  // itself does when it trims; the block stays allocated, and a page read
-  // again would read zeros (trace-plan-buffers releases only dead pages).
-  static const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
-  auto base = reinterpret_cast<uintptr_t>(arena->data + arena->offset);
-  int64_t last = std::min(offset + bytes, arena->sizes[0]);
-  if (offset < 0 || last <= offset)
-    return;
-  uintptr_t begin = base + static_cast<uintptr_t>(offset);
-  uintptr_t end = base + static_cast<uintptr_t>(last);
-  begin = (begin + page - 1) / page * page;
-  end = end / page * page;
-  if (end > begin)
-    (void)madvise(reinterpret_cast<void *>(begin), end - begin, MADV_DONTNEED);
-}
-
-// Linux 5.14's value, for C libraries whose headers predate it.
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23
-#endif
-
-namespace {
-const uintptr_t kPageBytes = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
-
-/// Makes pages [begin, end) (page-aligned) resident. A hint: where the
-/// kernel refuses (EINVAL before 5.14), the pages fault in as written.
-void populate(uintptr_t begin, uintptr_t end) {
-  if (end > begin)
-    (void)madvise(reinterpret_cast<void *>(begin), end - begin,
-                  MADV_POPULATE_WRITE);
-}
-} // namespace
-
-void trace_rt_populate_buffer(int64_t address, int64_t bytes) {
-  // Every page the buffer touches: its first op touches all of it (as
-  // trace-resident-report counts), and making a page resident changes no
-  // byte of it, so a page shared with a neighbour is as safe as one of
-  // ours.
-  if (bytes <= 0)
-    return;
-  auto first = static_cast<uintptr_t>(address);
-  populate(first / kPageBytes * kPageBytes,
-           (first + static_cast<uintptr_t>(bytes) + kPageBytes - 1) /
-               kPageBytes * kPageBytes);
-}
-
-void _mlir_ciface_trace_rt_populate_pages(StridedMemRefType<int8_t, 1> *arena,
-                                          int64_t offset, int64_t bytes) {
-  // Only the whole pages inside the range and the arena: the arena need
-  // not start on a page, and a page the range shares with its neighbours
-  // may be first touched later (it faults in then).
-  int64_t last = std::min(offset + bytes, arena->sizes[0]);
-  if (offset < 0 || last <= offset)
-    return;
-  auto base = reinterpret_cast<uintptr_t>(arena->data + arena->offset);
-  uintptr_t begin = base + static_cast<uintptr_t>(offset);
-  uintptr_t end = base + static_cast<uintptr_t>(last);
-  populate((begin + kPageBytes - 1) / kPageBytes * kPageBytes,
-           end / kPageBytes * kPageBytes);
 }
 
 int traceRuntimeAbiVersion() { return 3; }

@@ -1,7 +1,8 @@
 //===- runner_support.h - what make_runner.py's runners share ---*- C++ -*-===//
 //
 // Memref descriptors of MLIR's C interface, deterministic inputs copied to
-// the device, GPU-against-CPU comparison of results, timing. Included by
+// the device, the caller's result buffers on both sides, GPU-against-CPU
+// comparison of results, timing. Included by
 // the generated NAME.runner.cpp only.
 //
 //===----------------------------------------------------------------------===//
@@ -20,7 +21,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <set>
 #include <vector>
 
 /// A ranked memref descriptor as MLIR's C interface passes it.
@@ -225,14 +225,35 @@ bool compare(const char *function, int index, const char *type,
   return outside == 0;
 }
 
-inline void freeResults(const std::set<void *> &gpu,
-                        const std::set<void *> &cpu) {
-  for (void *p : gpu)
-    mgpuMemFree(p, nullptr);
-  mgpuStreamSynchronize(nullptr);
-  for (void *p : cpu)
-    std::free(p);
-}
+/// A result's buffers, which the caller owns: every public function writes
+/// its results into trailing out-parameters, on the GPU (trace-gpu-pipeline)
+/// as on the CPU. The device buffer starts as 0xff bytes and the host one as
+/// zeros, so a result that neither side writes cannot compare equal.
+template <typename T, int N> struct Output {
+  std::vector<T> host;
+  void *device = nullptr;
+  MemRef<T, N> cpu{};
+  MemRef<T, N> gpu{};
+
+  explicit Output(std::array<int64_t, N> shape) {
+    int64_t count = 1;
+    for (int64_t d : shape)
+      count *= d;
+    host.assign(count, T{});
+    uint64_t bytes = count * sizeof(T);
+    device = mgpuMemAlloc(bytes, nullptr, 0);
+    if (bytes) {
+      std::vector<unsigned char> poison(bytes, 0xff);
+      mgpuMemcpy(device, poison.data(), bytes, nullptr);
+    }
+    mgpuStreamSynchronize(nullptr);
+    Input<T, N>::describe(cpu, host.data(), shape);
+    Input<T, N>::describe(gpu, static_cast<T *>(device), shape);
+  }
+  ~Output() { mgpuMemFree(device, nullptr); }
+  Output(const Output &) = delete;
+  Output &operator=(const Output &) = delete;
+};
 
 /// Mean wall time of further calls (each synchronizes before returning),
 /// at least 5 and until 0.2 s have passed or 200 calls were made.
