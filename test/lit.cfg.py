@@ -77,6 +77,13 @@ clangxx = os.path.join(config.llvm_tools_dir, "clang++")
 if os.path.exists(clangxx):
     config.available_features.add("clang")
     config.substitutions.append(("%clangxx", clangxx))
+# A C++ compiler for tests that only build and link a program (the GPU
+# runners' self-test, the cuBLAS gemm check): clang-22 where installed,
+# else the system's c++, so that they run wherever the CUDA toolkit is.
+cxx = clangxx if os.path.exists(clangxx) else lit.util.which("c++")
+if cxx:
+    config.available_features.add("cxx")
+    config.substitutions.append(("%cxx", cxx))
 
 # A sanitizer build (scripts/test.sh --sanitize): sanitizer_options.py says
 # what the runtime options are and why.

@@ -151,7 +151,8 @@ def generate(functions, name):
         for i, (shape, element) in enumerate(results):
             ctype = ELEMENT[element][0]
             dims = ', '.join(map(str, shape))
-            out.append(f'    Output<{ctype}, {len(shape)}> r{i}({{{{{dims}}}}});')
+            out.append(f'    Output<{ctype}, {len(shape)}> r{i}('
+                       f'std::array<int64_t, {len(shape)}>{{{{{dims}}}}});')
             call_gpu.append(f'&r{i}.gpu')
             call_cpu.append(f'&r{i}.cpu')
         gpu_call = f'_mlir_ciface_{fn}({", ".join(call_gpu)})'
