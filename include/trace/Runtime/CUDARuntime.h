@@ -52,6 +52,16 @@ void mgpuEventDestroy(void *event);
 void mgpuEventSynchronize(void *event);
 void mgpuEventRecord(void *event, void *stream);
 
+/// The stream (a CUstream of the device's primary context) that this
+/// thread's later calls queue their work on: mgpuStreamCreate returns it
+/// and mgpuStreamDestroy leaves it alone, so a compiled function's kernels,
+/// copies, allocations and gemms run on the caller's stream (PyTorch's
+/// current one) in order with the caller's work. Null (the default): a
+/// blocking stream of the runtime's own per mgpuStreamCreate, ordered
+/// after the legacy default stream's work. Not an mgpu* function: the C
+/// interface calls it from NAME_set_stream (trace-compile --target=cuda).
+void trace_rt_cuda_use_stream(void *stream);
+
 /// Device memory, ordered on `stream` (null: the default stream). Device
 /// allocations come from the driver's stream-ordered pool
 /// (cuMemAllocAsync); `hostShared` makes a managed allocation instead.

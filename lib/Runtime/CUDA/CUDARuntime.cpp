@@ -64,6 +64,10 @@ void useContext() {
 
 CUstream asStream(void *stream) { return static_cast<CUstream>(stream); }
 
+/// The caller's stream (trace_rt_cuda_use_stream), per thread: null for a
+/// stream of the library's own per call.
+thread_local CUstream callerStream = nullptr;
+
 //===----------------------------------------------------------------------===//
 // cuBLAS
 //===----------------------------------------------------------------------===//
@@ -304,6 +308,8 @@ void mgpuLaunchKernel(void *function, int64_t gridX, int64_t gridY,
 /// inputs it just computed are ready) without a host synchronization.
 void *mgpuStreamCreate() {
   useContext();
+  if (callerStream)
+    return callerStream;
   CUstream stream = nullptr;
   CHECK(cuStreamCreate(&stream, CU_STREAM_DEFAULT));
   return stream;
@@ -311,7 +317,13 @@ void *mgpuStreamCreate() {
 
 void mgpuStreamDestroy(void *stream) {
   useContext();
+  if (stream && asStream(stream) == callerStream)
+    return; // the caller's
   CHECK(cuStreamDestroy(asStream(stream)));
+}
+
+void trace_rt_cuda_use_stream(void *stream) {
+  callerStream = asStream(stream);
 }
 
 void mgpuStreamSynchronize(void *stream) {

@@ -208,6 +208,8 @@ FailureOr<Interface> capi::collectCInterface(ModuleOp module, StringRef name,
     for (const Slot &slot : fn.results)
       if (slot.ownership == Ownership::Saved)
         api.releaseCName = cIdentifier(api.name + "_release");
+  if (memory == Memory::CUDADevice)
+    api.streamCName = cIdentifier(api.name + "_set_stream");
   if (api.functions.empty())
     return module.emitError()
            << "no differentiated function to export: no function carries "
@@ -232,6 +234,8 @@ public:
   LogicalResult wrap(const Function &fn);
   /// `void name(void *saved)`: free().
   LogicalResult addRelease(StringRef name);
+  /// `void name(void *stream)`: calls trace_rt_cuda_use_stream.
+  LogicalResult addSetStream(StringRef name);
 
 private:
   /// `name` with type `type`: the module's declaration, or a new one.
@@ -361,6 +365,23 @@ LogicalResult WrapperBuilder::wrap(const Function &fn) {
   return success();
 }
 
+LogicalResult WrapperBuilder::addSetStream(StringRef name) {
+  Location loc = module.getLoc();
+  auto type =
+      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(module.getContext()),
+                                  {ptr});
+  FailureOr<LLVM::LLVMFuncOp> use = declare("trace_rt_cuda_use_stream", type);
+  if (failed(use))
+    return failure();
+  b.setInsertionPointToEnd(module.getBody());
+  auto setStream = LLVM::LLVMFuncOp::create(b, loc, name, type);
+  Block *entry = setStream.addEntryBlock(b);
+  b.setInsertionPointToStart(entry);
+  LLVM::CallOp::create(b, loc, *use, entry->getArguments());
+  LLVM::ReturnOp::create(b, loc, ValueRange{});
+  return success();
+}
+
 LogicalResult WrapperBuilder::addRelease(StringRef name) {
   Location loc = module.getLoc();
   auto type =
@@ -389,13 +410,17 @@ LogicalResult capi::addCWrappers(ModuleOp module, const Interface &api) {
     if (failed(builder.wrap(fn)))
       return failure();
   }
-  if (api.releaseCName.empty())
-    return success();
-  if (module.lookupSymbol(api.releaseCName))
-    return module.emitError() << "cannot add the C function "
-                              << api.releaseCName
-                              << ": a symbol of that name exists";
-  return builder.addRelease(api.releaseCName);
+  for (const std::string &name : {api.releaseCName, api.streamCName}) {
+    if (name.empty())
+      continue;
+    if (module.lookupSymbol(name))
+      return module.emitError() << "cannot add the C function " << name
+                                << ": a symbol of that name exists";
+    if (failed(name == api.releaseCName ? builder.addRelease(name)
+                                        : builder.addSetStream(name)))
+      return failure();
+  }
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -452,8 +477,9 @@ void capi::printCHeader(raw_ostream &os, const Interface &api,
           "already\n"
        << " * queued on the legacy default stream (PyTorch's default "
           "stream), so\n"
-       << " * inputs computed there need no synchronization first. Needs "
-          "the CUDA\n"
+       << " * inputs computed there need no synchronization first; "
+       << api.streamCName << "\n"
+       << " * puts them on another stream instead. Needs the CUDA\n"
        << " * driver (libcuda.so.1)\n"
        << " * and, for matmuls, cuBLAS (libcublas.so.13 or .12, loaded at "
           "the first\n"
@@ -487,6 +513,17 @@ void capi::printCHeader(raw_ostream &os, const Interface &api,
        << " * that never reaches _bwd is freed with " << api.releaseCName
        << ". */\n"
        << "void " << api.releaseCName << "(void *saved);\n\n";
+  if (!api.streamCName.empty())
+    os << "/* The stream (a CUstream of device 0's primary context, such "
+          "as\n"
+       << " * torch.cuda.current_stream().cuda_stream) that this thread's "
+          "later\n"
+       << " * calls queue their kernels, copies and allocations on, in "
+          "order with\n"
+       << " * the caller's work there. NULL, the default: a stream of the "
+          "library's\n"
+       << " * own per call, after the legacy default stream's work. */\n"
+       << "void " << api.streamCName << "(void *stream);\n\n";
   for (const Function &fn : api.functions) {
     os << "/* @" << fn.symbol << ": " << fn.role << ".\n";
     for (const Slot &arg : fn.args)
@@ -533,6 +570,8 @@ void capi::printJSONInterface(raw_ostream &os, const Interface &api) {
                    api.memory == Memory::CUDADevice ? "cuda" : "host");
     if (!api.releaseCName.empty())
       json.attribute("release", api.releaseCName);
+    if (!api.streamCName.empty())
+      json.attribute("set_stream", api.streamCName);
     json.attributeArray("functions", [&] {
       for (const Function &fn : api.functions)
         json.object([&] {

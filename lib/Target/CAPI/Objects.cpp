@@ -334,14 +334,19 @@ LogicalResult capi::compileObjects(ModuleOp module,
   // each function (a step's, a layer's, a C wrapper) is a unit of its own
   // too, named "host.<name>", so that the code generator works on them in
   // parallel, and a layer's object is cached like a kernel's. The globals
-  // (the GPU binaries) and the constructors and destructors (that load and
-  // unload them, one pair per binary) stay in "host".
+  // (the GPU binaries), the constructors and destructors (that load and
+  // unload them, one pair per binary) and functions of one parameter and a
+  // few instructions (NAME_release, NAME_set_stream: an object costs more
+  // than their code) stay in "host".
+  constexpr unsigned kSmallFunction = 16;
   if (!kernels.empty() || options.deviceKernels) {
     llvm::SmallPtrSet<const llvm::Function *, 16> structors =
         structorsOf(*whole);
     for (llvm::Function &fn : *whole)
       if (!fn.isDeclaration() && !trace::isKernelName(fn.getName()) &&
-          !structors.contains(&fn))
+          !structors.contains(&fn) &&
+          !(fn.arg_size() <= 1 &&
+            fn.getInstructionCount() < kSmallFunction))
         hostFunctions.push_back(&fn);
   }
   for (llvm::Function *kernel : kernels)

@@ -68,13 +68,25 @@ CUresult cuLaunchKernel(CUfunction, unsigned, unsigned, unsigned, unsigned,
   return CUDA_ERROR_NOT_SUPPORTED;
 }
 
+// A stream is a flag that says it is alive (never freed, so that a use
+// after destruction reads it): destroying or synchronizing a destroyed
+// stream fails as the driver's does. Null is the legacy default stream.
 CUresult cuStreamCreate(CUstream *stream, unsigned int) {
-  static int token;
-  *stream = reinterpret_cast<CUstream>(&token);
+  *stream = reinterpret_cast<CUstream>(new int(1));
   return CUDA_SUCCESS;
 }
-CUresult cuStreamDestroy(CUstream) { return CUDA_SUCCESS; }
-CUresult cuStreamSynchronize(CUstream) { return CUDA_SUCCESS; }
+CUresult cuStreamDestroy(CUstream stream) {
+  auto *alive = reinterpret_cast<int *>(stream);
+  if (alive && !*alive)
+    return CUDA_ERROR_INVALID_HANDLE;
+  if (alive)
+    *alive = 0;
+  return CUDA_SUCCESS;
+}
+CUresult cuStreamSynchronize(CUstream stream) {
+  auto *alive = reinterpret_cast<int *>(stream);
+  return alive && !*alive ? CUDA_ERROR_INVALID_HANDLE : CUDA_SUCCESS;
+}
 CUresult cuStreamWaitEvent(CUstream, CUevent, unsigned int) {
   return CUDA_SUCCESS;
 }

@@ -36,6 +36,8 @@ DECL = re.compile(r'^void (\w+)\(([^)]*)\);$', re.M)
 # " *   in  blocks_0_fc1_weight: 32x128xf32  (blocks.0.fc1.weight)"
 DOC = re.compile(r'^ \*   (in|out|saved|donated) +(\w+): ([0-9x]*\w+)  \((.*)\)$', re.M)
 RELEASE = re.compile(r'^void (\w+_release)\(void \*saved\);$', re.M)
+# --target=cuda: the stream this thread's later calls run on.
+SET_STREAM = re.compile(r'^void (\w+_set_stream)\(void \*stream\);$', re.M)
 COMMENT = re.compile(r'/\* @(\w+): [^\n]*\n((?: \*   [^\n]*\n)*) \*/\nvoid (\w+)\(')
 
 
@@ -52,6 +54,9 @@ def parse_header(path):
     release = RELEASE.search(text)
     if release:
         decls.pop(release.group(1))
+    set_stream = SET_STREAM.search(text)
+    if set_stream:
+        decls.pop(set_stream.group(1))
     for m in COMMENT.finditer(text):
         mlir_name, doc, cname = m.group(1), m.group(2), m.group(3)
         if cname not in decls:
@@ -75,7 +80,8 @@ def parse_header(path):
         functions.append((cname, mlir_name, slots))
     if len(functions) != len(decls):
         fail(f'{len(decls)} declarations, {len(functions)} documented')
-    return functions, release.group(1) if release else None
+    return (functions, release.group(1) if release else None,
+            set_stream.group(1) if set_stream else None)
 
 
 def driver_source(header, functions, data, release):
@@ -159,8 +165,9 @@ def main():
 
     header = os.path.join(out, args.name + '.h')
     library = os.path.join(out, f'lib{args.name}.so')
-    functions, release = parse_header(header)
-    declared = {f[0] for f in functions} | ({release} if release else set())
+    functions, release, set_stream = parse_header(header)
+    declared = {f[0] for f in functions} | {n for n in (release, set_stream)
+                                            if n}
     nm = subprocess.run([args.nm, '-D', '--defined-only', library],
                         check=True, stdout=subprocess.PIPE, text=True).stdout
     exported = {line.split()[-1] for line in nm.splitlines()

@@ -84,15 +84,19 @@ struct Interface {
   /// `void NAME_release(void *)`: frees a saved value that never reaches
   /// @f_bwd. Empty when no slot is Saved.
   std::string releaseCName;
+  /// `void NAME_set_stream(void *stream)` (CUDA only): the CUstream this
+  /// thread's later calls queue their work on (trace_rt_cuda_use_stream).
+  std::string streamCName;
 
-  /// The C functions, then the release function if any: what the library
-  /// exports, and what compileObjects keeps the signatures of.
+  /// The C functions, then the release and stream functions if any: what
+  /// the library exports, and what compileObjects keeps the signatures of.
   std::vector<std::string> exportedNames() const {
     std::vector<std::string> names;
     for (const Function &fn : functions)
       names.push_back(fn.cname);
-    if (!releaseCName.empty())
-      names.push_back(releaseCName);
+    for (const std::string &name : {releaseCName, streamCName})
+      if (!name.empty())
+        names.push_back(name);
     return names;
   }
 };
