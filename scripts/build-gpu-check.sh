@@ -12,8 +12,9 @@
 #
 # Then carry OUT and scripts/gpu-check.sh to the GPU machine and run
 #   scripts/gpu-check.sh OUT
-# (the step benchmark in OUT/step also needs bench/ and scripts/ of the
-# checkout, and PyTorch with CUDA there).
+# (the step benchmark in OUT/step and the Python step in OUT/python also
+# need bench/, python/, scripts/ and test/Python of the checkout, and
+# PyTorch with CUDA there).
 # Extra trace-gpu-pipeline options: TRACE_GPU_PIPELINE="chip=sm_90 ..."
 # (default chip=sm_90, the H200).
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -25,7 +26,12 @@ CUDA=/usr/local/cuda
 [ -f "$TRACE_BUILD_DIR/build.ninja" ] || { echo "error: configure $TRACE_BUILD_DIR first (scripts/test.sh)" >&2; exit 1; }
 
 log "Building trace-opt and the CUDA runtime in $TRACE_BUILD_DIR"
-cmake --build "$TRACE_BUILD_DIR" --target trace-opt TraceCUDARuntimeStatic
+cmake --build "$TRACE_BUILD_DIR" --target trace-opt TraceCUDARuntimeStatic \
+  TraceCPURuntimeStatic
+# clang-22 where installed (scripts/test.sh --sanitize installs it), else the
+# system's C++ compiler: the runners are plain C++17.
+CXX_DRIVER="$LLVM_PREFIX/bin/clang++"
+[ -x "$CXX_DRIVER" ] || CXX_DRIVER="$(command -v c++)"
 
 rm -rf "$OUT"
 mkdir -p "$OUT/build"
@@ -42,7 +48,7 @@ build() { # NAME INPUT [EXTRA PIPELINE OPTIONS]
   log "Runner $1"
   /usr/bin/python3 "$INPUTS/GPU/make_runner.py" --out "$OUT/build" --name "$1" \
     --trace-opt "$TRACE_OPT" --mlir-translate "$LLVM_PREFIX/bin/mlir-translate" \
-    --llc "$LLVM_PREFIX/bin/llc" --clangxx "$LLVM_PREFIX/bin/clang++" \
+    --llc "$LLVM_PREFIX/bin/llc" --clangxx "$CXX_DRIVER" \
     --include "$TRACE_ROOT/include" --cuda "$CUDA" \
     --runtime-lib "$TRACE_BUILD_DIR/lib/libTraceCUDARuntimeStatic.a" \
     --gpu-pipeline "$PIPELINE${3:+ $3}" "$2" >/dev/null 2>"$OUT/build/$1.log" \
@@ -67,6 +73,12 @@ log "Step benchmark libraries (trace-compile --target=cuda) in $OUT/step"
 cmake --build "$TRACE_BUILD_DIR" --target trace-compile
 /usr/bin/python3 "$TRACE_ROOT/bench/step_time.py" --build "$TRACE_BUILD_DIR" \
   --device cuda --prepare "$OUT/step"
+
+# trace_mlir.compile(target="cuda")'s library for the GPT fixture, which
+# test/Python/cuda.py --run trains there against eager (trace_mlir.load).
+log "trace_mlir's cuda step in $OUT/python"
+TRACE_COMPILE="$TRACE_BUILD_DIR/bin/trace-compile" /usr/bin/python3 \
+  "$TRACE_ROOT/test/Python/cuda.py" --prepare "$OUT/python"
 
 # The intermediate files stay in OUT/build for reading; the GPU machine needs
 # only the executables.

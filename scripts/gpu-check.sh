@@ -9,7 +9,8 @@
 # or .12, loaded by the runtime at the first matmul: from the loader's path,
 # or else the toolkit's or PyTorch's copy found here). Exits with 0 when
 # every runner passed. Then, when DIR/step exists, the training-step
-# benchmark (bench/step_time.py --run; needs PyTorch with CUDA).
+# benchmark (bench/step_time.py --run; needs PyTorch with CUDA), and when
+# DIR/python exists, trace_mlir's cuda module trained against eager.
 #
 #   scripts/gpu-check.sh [DIR]     # default: build/gpu-check
 set -uo pipefail
@@ -55,6 +56,17 @@ if [ -d "$DIR/step" ]; then
     passed=$((passed + 1))
   else
     failed+=("step")
+  fi
+fi
+
+# trace_mlir's module on cuda (test/Python/cuda.py --run): 20 SGD steps of
+# the GPT fixture against eager, 5 more on a side stream.
+if [ -d "$DIR/python" ]; then
+  echo "== python: trace_mlir.load of a cuda step against eager"
+  if python3 "$(dirname "${BASH_SOURCE[0]}")/../test/Python/cuda.py" --run "$DIR/python"; then
+    passed=$((passed + 1))
+  else
+    failed+=("python")
   fi
 fi
 

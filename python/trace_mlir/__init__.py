@@ -24,15 +24,22 @@ num_batches_tracked, in training mode) come back as results of
 `forward_fwd` marked `buffer_update` and are copied into the module's
 buffers after each forward, as eager's in-place updates leave them.
 
-Limits of this version: CPU only (target="cuda" raises); the model's
-forward returns tensors (the first is usually the loss). eval() switches
+target="cuda" compiles for cuda:0: the library reads and writes the
+module's CUDA tensors in place, on PyTorch's current stream (not yet run
+on a GPU: the CPU tests check its interface and errors only). load()
+takes a library compile() built, for a machine without the compiler.
+
+Limits of this version: the model's forward returns tensors (the first
+is usually the loss). eval() switches
 to a step compiled from the module in eval mode (dropout off),
 differentiable like the training one; under torch.no_grad() only
 forward_fwd runs and its saved values are dropped.
 """
 
+import copy
 import ctypes
 import hashlib
+import itertools
 import json
 import os
 import shutil
@@ -43,7 +50,7 @@ import warnings
 import torch
 from torch.autograd.function import once_differentiable
 
-__all__ = ["compile", "CompiledModule", "TraceMLIRError"]
+__all__ = ["compile", "load", "CompiledModule", "TraceMLIRError"]
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -52,6 +59,9 @@ _DTYPES = {"f32": torch.float32, "f64": torch.float64,
            "f16": torch.float16, "bf16": torch.bfloat16,
            "i64": torch.int64, "i32": torch.int32, "i1": torch.bool}
 _MLIR_DTYPES = {v: k for k, v in _DTYPES.items()}
+# Next to a library compile() built: its target, mode, inputs' names,
+# shapes and dtypes (trace_mlir.load reads it).
+_MODULE_FILE = "step.module.json"
 
 
 class TraceMLIRError(RuntimeError):
@@ -103,9 +113,26 @@ class _Library:
     def __init__(self, directory, name):
         with open(os.path.join(directory, f"{name}.json")) as f:
             interface = json.load(f)
-        if interface["memory"] != "host":
-            raise TraceMLIRError("only host (cpu) libraries are supported")
-        self.dll = ctypes.CDLL(os.path.join(directory, f"lib{name}.so"))
+        # A cuda library works on device 0's primary context (the one
+        # PyTorch's cuda:0 tensors live in), on the stream set_stream names.
+        if interface["memory"] not in ("host", "cuda"):
+            raise TraceMLIRError(f"a library for memory "
+                                 f"'{interface['memory']}'")
+        self.device = torch.device("cpu" if interface["memory"] == "host"
+                                   else "cuda:0")
+        try:
+            self.dll = ctypes.CDLL(os.path.join(directory, f"lib{name}.so"))
+        except OSError as e:
+            needs = (" (a cuda library needs the CUDA driver, libcuda.so.1)"
+                     if self.device.type == "cuda" else "")
+            raise TraceMLIRError(f"trace_mlir: cannot load the compiled "
+                                 f"step{needs}: {e}") from None
+        self.directory = directory
+        self.set_stream = None
+        if "set_stream" in interface:
+            self.set_stream = getattr(self.dll, interface["set_stream"])
+            self.set_stream.restype = None
+            self.set_stream.argtypes = [ctypes.c_void_p]
         self.functions = {}
         for fn in interface["functions"]:
             symbol = getattr(self.dll, fn["symbol"])
@@ -170,7 +197,7 @@ class _Library:
                 pointers.append(ctypes.byref(pointer))
                 continue
             if direction == "saved":
-                t = torch.empty(shape, dtype=dtype)
+                t = torch.empty(shape, dtype=dtype, device=self.device)
                 saved.items.append(t)
                 pointers.append(ctypes.c_void_p(t.data_ptr()))
                 continue
@@ -193,17 +220,23 @@ class _Library:
                         f"trace_mlir: '{name}' is {t.dtype} "
                         f"{list(t.shape)}; the compiled step takes {dtype} "
                         f"{list(shape)}")
-                if t.device.type != "cpu":
+                if t.device != self.device:
                     raise TypeError(f"trace_mlir: '{name}' is on {t.device};"
-                                    " the compiled step runs on the CPU")
+                                    f" the compiled step runs on "
+                                    f"{self.device}")
                 t = t.detach().contiguous()
             else:
-                t = torch.empty(shape, dtype=dtype)
+                t = torch.empty(shape, dtype=dtype, device=self.device)
                 outs.append((name, t))
             keep.append(t)
             pointers.append(ctypes.c_void_p(t.data_ptr()))
         if donated is not None:
             donated.take()  # the call frees them
+        if self.set_stream is not None:
+            # PyTorch's current stream: the library's work queues there,
+            # after the work that made its inputs; the call returns when it
+            # is done (the library synchronizes).
+            self.set_stream(torch.cuda.current_stream(self.device).cuda_stream)
         symbol(*pointers)
         return outs, saved
 
@@ -297,11 +330,15 @@ class CompiledModule(torch.nn.Module):
     """The module trace_mlir.compile returns; see the package docstring."""
 
     def __init__(self, module, example_inputs, remat, checkpoint_policy,
-                 cache_dir, recompile, options):
+                 cache_dir, recompile, options, target="cpu", prebuilt=None):
         super().__init__()
         if recompile not in ("warn", "error"):
             raise ValueError(f"recompile={recompile!r}: 'warn' or 'error'")
+        if target not in ("cpu", "cuda"):
+            raise ValueError(f"target={target!r}: 'cpu' or 'cuda'")
         self.module = module
+        self._target = target
+        self._prebuilt = prebuilt
         self._flags = _remat_flags(remat)
         if checkpoint_policy:
             self._flags.append(f"--checkpoint-policy={checkpoint_policy}")
@@ -314,9 +351,32 @@ class CompiledModule(torch.nn.Module):
         self._recompile = recompile
         self._libraries = {}
         self._shapes_seen = set()
-        self._dtypes = tuple(t.dtype for t in example_inputs)
         self.training = module.training
+        if prebuilt is not None:
+            self._load(prebuilt)
+            return
+        self._dtypes = tuple(t.dtype for t in example_inputs)
         self._library_for(tuple(example_inputs), module.training)
+
+    def _load(self, directory):
+        """Takes the library trace_mlir.compile built in `directory` (one
+        entry of a cache_dir), as described by its step.module.json."""
+        path = os.path.join(directory, _MODULE_FILE)
+        try:
+            with open(path) as f:
+                meta = json.load(f)
+        except OSError as e:
+            raise TraceMLIRError(f"trace_mlir.load: cannot read {path}: "
+                                 f"{e.strerror} (a directory of a "
+                                 "compile() cache_dir holds one)")
+        self._target = meta["target"]
+        self._dtypes = tuple(_DTYPES[d] for _, d in meta["inputs"])
+        signature = tuple((tuple(shape), _DTYPES[d])
+                          for shape, d in meta["inputs"])
+        library = _Library(directory, "step")
+        library.input_names = meta["input_names"]
+        self._shapes_seen.add(signature)
+        self._libraries[(signature, meta["training"])] = library
 
     def _library_for(self, inputs, training):
         """The library for these input shapes and mode, compiled if new."""
@@ -334,6 +394,16 @@ class CompiledModule(torch.nn.Module):
         key = (signature, training)
         if key in self._libraries:
             return self._libraries[key]
+        if self._prebuilt is not None:
+            def describe(sig, train):
+                return (f"input shapes {[list(s) for s, _ in sig]} in "
+                        f"{'training' if train else 'eval'} mode")
+            (built, built_training), = self._libraries
+            raise TraceMLIRError(
+                f"trace_mlir: {type(self.module).__name__} was loaded from "
+                f"{self._prebuilt}, compiled for "
+                f"{describe(built, built_training)}; it cannot compile for "
+                f"{describe(signature, training)}")
         if self._shapes_seen and signature not in self._shapes_seen:
             message = (f"trace_mlir: recompiling {type(self.module).__name__}"
                        f" for new input shapes "
@@ -346,17 +416,26 @@ class CompiledModule(torch.nn.Module):
         return self._libraries[key]
 
     def _compile(self, inputs, training):
-        was_training = self.module.training
-        self.module.train(training)
+        # The compiler's LibTorch (Debian's) has no CUDA, so the archive it
+        # reads holds CPU tensors: a module on the GPU is traced as a copy
+        # on the CPU.
+        tracee = self.module
+        on_gpu = [t for t in itertools.chain(self.module.parameters(),
+                                             self.module.buffers(), inputs)
+                  if t.device.type != "cpu"]
+        if on_gpu:
+            tracee = copy.deepcopy(self.module).cpu()
+            inputs = tuple(t.cpu() for t in inputs)
+        was_training = tracee.training
+        tracee.train(training)
         # Tracing runs the module once: its buffer updates (batch_norm's
         # running statistics) are undone, so that compiling is not a step.
-        buffers = [(b, b.clone()) for b in self.module.buffers()]
+        buffers = [(b, b.clone()) for b in tracee.buffers()]
         try:
             with torch.no_grad():
-                traced = torch.jit.trace(self.module, inputs,
-                                         check_trace=False)
+                traced = torch.jit.trace(tracee, inputs, check_trace=False)
         finally:
-            self.module.train(was_training)
+            tracee.train(was_training)
             with torch.no_grad():
                 for b, before in buffers:
                     b.copy_(before)
@@ -371,7 +450,7 @@ class CompiledModule(torch.nn.Module):
             shapes.append(f"--input-shape={name}="
                           f"{dims + 'x' if dims else ''}"
                           f"{_MLIR_DTYPES[t.dtype]}")
-        flags = list(self._flags)
+        flags = list(self._flags) + [f"--target={self._target}"]
         if not training:
             flags.append("--dropout-as-identity")
         # The key: the graph, the values of its tensor constants (the
@@ -395,7 +474,7 @@ class CompiledModule(torch.nn.Module):
             os.makedirs(self._cache_dir, exist_ok=True)
             model_path = os.path.join(self._cache_dir, f"{key}.pt")
             traced.save(model_path)
-            command = [binary, model_path, "--target=cpu",
+            command = [binary, model_path,
                        "-o", directory, "--name=step",
                        f"--cache-dir={os.path.join(self._cache_dir, 'objects')}"
                        ] + shapes + flags
@@ -409,9 +488,22 @@ class CompiledModule(torch.nn.Module):
                 if "warning:" in line:
                     warnings.warn(f"trace-compile: {line.strip()}",
                                   stacklevel=4)
+            # What trace_mlir.load needs to call the library on a machine
+            # without the compiler.
+            with open(os.path.join(directory, _MODULE_FILE), "w") as f:
+                json.dump({"target": self._target, "training": training,
+                           "input_names": names,
+                           "inputs": [[list(t.shape), _MLIR_DTYPES[t.dtype]]
+                                      for t in inputs]}, f)
         library = _Library(directory, "step")
         library.input_names = names
         return library
+
+    @property
+    def directories(self):
+        """The directories of the libraries compiled so far (one per input
+        shape and mode): what trace_mlir.load takes on another machine."""
+        return [library.directory for library in self._libraries.values()]
 
     def _state(self):
         """The parameters and buffers by the importer's names, which drop
@@ -433,7 +525,8 @@ class CompiledModule(torch.nn.Module):
         if "seed" in fwd_inputs:
             # Dropout's Philox seed, drawn from torch's generator, so
             # torch.manual_seed reproduces a run.
-            values["seed"] = torch.randint(0, 2**62, (), dtype=torch.int64)
+            values["seed"] = torch.randint(0, 2**62, (), dtype=torch.int64
+                                           ).to(library.device)
         # What autograd differentiates for: parameters, and inputs, that
         # require grad.
         grad_names = [n for n, p in parameters.items()
@@ -456,7 +549,9 @@ def compile(module, example_inputs, remat="min-cut", target="cpu",
 
     remat: "min-cut" (default), "none", a fraction of the plain cut's
       saved bytes (0..1) or a byte count.
-    target: "cpu" ("cuda" is not supported yet by this package).
+    target: "cpu" or "cuda" (the library runs on cuda:0, on PyTorch's
+      current stream, on the module's own CUDA tensors: move the module
+      and the inputs there first).
     checkpoint_policy: trace-compile --checkpoint-policy, e.g.
       "dots_saveable".
     cache_dir: where libraries (by a hash of the traced graph, the shapes
@@ -465,12 +560,25 @@ def compile(module, example_inputs, remat="min-cut", target="cpu",
     recompile: "warn" (say once per new input shape) or "error".
     options: more trace-compile flags, e.g. ["--host-cpu=native"].
     """
-    if target != "cpu":
-        raise NotImplementedError(
-            f"trace_mlir.compile: target={target!r}: only 'cpu' so far")
+    if target not in ("cpu", "cuda"):
+        raise ValueError(f"trace_mlir.compile: target={target!r}: 'cpu' or "
+                         "'cuda'")
     if not isinstance(module, torch.nn.Module):
         raise TypeError("trace_mlir.compile: expected a torch.nn.Module")
     if isinstance(example_inputs, torch.Tensor):
         example_inputs = (example_inputs,)
     return CompiledModule(module, example_inputs, remat, checkpoint_policy,
-                          cache_dir, recompile, options)
+                          cache_dir, recompile, options, target=target)
+
+
+def load(module, directory):
+    """The CompiledModule of `module` with the step trace_mlir.compile built
+    before into `directory` (an entry of its cache_dir: the library, its
+    interface and step.module.json), on this machine or another one, for
+    machines without the compiler (a GPU node). It runs in the mode and on
+    the input shapes it was compiled for; any other raises
+    TraceMLIRError."""
+    if not isinstance(module, torch.nn.Module):
+        raise TypeError("trace_mlir.load: expected a torch.nn.Module")
+    return CompiledModule(module, (), None, None, None, "error", (),
+                          prebuilt=directory)

@@ -194,6 +194,36 @@ def checks(cache):
     except trace_mlir.TraceMLIRError as e:
         check("recompile='error' raises", "recompiling" in str(e))
 
+    # load(): the library compile() built, taken again without compiling
+    # (as on a machine without the compiler): the same step, bit for bit;
+    # another shape or a directory without a step raises.
+    torch.manual_seed(0)
+    source = gpt_model()
+    twin = copy.deepcopy(source)
+    batch = gpt(torch.Generator().manual_seed(3))
+    built = trace_mlir.compile(source, batch, cache_dir=cache)
+    loaded = trace_mlir.load(twin, built.directories[0])
+    first = built(*batch)
+    first.backward()
+    loss = loaded(*batch)
+    loss.backward()
+    check("load(): the compiled step again, bit for bit",
+          torch.equal(loss, first) and
+          all(torch.equal(p.grad, q.grad) for p, q in
+              zip(source.parameters(), twin.parameters())))
+    try:
+        loaded(*gpt(gen, batch=3))
+        check("load(): another shape raises", False)
+    except trace_mlir.TraceMLIRError as e:
+        check("load(): another shape raises", "was loaded from" in str(e),
+              str(e))
+    try:
+        trace_mlir.load(twin, os.path.join(cache, "no-such-step"))
+        check("load(): a directory without a step raises", False)
+    except trace_mlir.TraceMLIRError as e:
+        check("load(): a directory without a step raises",
+              "cannot read" in str(e))
+
     # Outputs that are not a scalar loss: the cotangents come from autograd.
     class TwoHeads(nn.Module):
         def __init__(self):

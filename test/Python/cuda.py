@@ -1,0 +1,201 @@
+"""trace_mlir.compile(..., target="cuda") (test/Python/cuda.test).
+
+Each check prints one PASS or FAIL line; the script exits 1 if any failed.
+
+    cuda.py                  # here: what runs without a GPU, and with one
+    cuda.py --prepare DIR    # compile the GPT fixture for cuda into DIR
+    cuda.py --run DIR        # on a GPU machine without the compiler
+
+Without a GPU: target="cuda" compiles the GPT fixture, the cache entry
+says cuda (its interface's memory and set_stream, step.module.json's
+target), and where the CUDA driver is missing, building the module raises
+TraceMLIRError naming libcuda.so.1 rather than crashing.
+
+With a GPU (torch.cuda.is_available(), or --run on a library --prepare
+built): 20 SGD steps of the GPT fixture on cuda:0 against eager on cuda:0,
+a new random batch per step: the loss at every step within rtol 1e-4 and
+every parameter's gradient within rtol 1e-3, atol 1e-5 (cuBLAS's and
+PyTorch's kernels sum in other orders; the worst difference is printed);
+5 more steps inside a torch.cuda.Stream (the library queues its work on
+PyTorch's current stream); an input on the CPU raises TypeError.
+"""
+
+import argparse
+import copy
+import ctypes
+import json
+import os
+import sys
+import tempfile
+
+import torch
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import fixture_models  # noqa: E402
+import trace_mlir  # noqa: E402
+from checks import check, summary  # noqa: E402
+
+LOSS_RTOL, GRAD_RTOL, ATOL = 1e-4, 1e-3, 1e-5
+STEPS, STREAM_STEPS = 20, 5
+
+
+def gpt_model():
+    torch.manual_seed(0)
+    return fixture_models.GPT(vocab=32, block_size=8, d_model=32, n_head=2,
+                              n_layer=2, dropout=0.0, checkpoint=True)
+
+
+def gpt_batch(gen, device="cpu"):
+    idx = torch.randint(0, 32, (2, 8), generator=gen)
+    targets = torch.randint(0, 32, (2, 8), generator=gen)
+    return idx.to(device), targets.to(device)
+
+
+def max_rel(a, b):
+    return ((a - b).abs() / (b.abs() + ATOL / GRAD_RTOL)).max().item()
+
+
+def driver_present():
+    try:
+        ctypes.CDLL("libcuda.so.1")
+        return True
+    except OSError:
+        return False
+
+
+def train_on_gpu(model, compiled, label):
+    """SGD steps of `compiled` (over `model`, on cuda:0) against eager on
+    a copy, STEPS on the default stream, then STREAM_STEPS on another."""
+    reference = copy.deepcopy(model)
+    opt = torch.optim.SGD(model.parameters(), lr=0.05)
+    ref_opt = torch.optim.SGD(reference.parameters(), lr=0.05)
+    gen = torch.Generator().manual_seed(1)
+    worst_loss = worst_grad = 0.0
+    ok = True
+    side = torch.cuda.Stream()
+    for step in range(STEPS + STREAM_STEPS):
+        batch = gpt_batch(gen, "cuda")
+        stream = side if step >= STEPS else torch.cuda.current_stream()
+        if step == STEPS:
+            side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(stream):
+            opt.zero_grad()
+            ref_opt.zero_grad()
+            loss = compiled(*batch)
+            loss.backward()
+            ref = reference(*batch)
+            ref.backward()
+            worst_loss = max(worst_loss, max_rel(loss.detach(), ref.detach()))
+            ok &= torch.allclose(loss, ref, rtol=LOSS_RTOL, atol=ATOL)
+            for p, q in zip(model.parameters(), reference.parameters()):
+                worst_grad = max(worst_grad, max_rel(p.grad, q.grad))
+                ok &= torch.allclose(p.grad, q.grad, rtol=GRAD_RTOL,
+                                     atol=ATOL)
+            opt.step()
+            ref_opt.step()
+    torch.cuda.synchronize()
+    check(f"{label}: {STEPS} SGD steps on cuda:0 and {STREAM_STEPS} on a "
+          "side stream, losses and gradients equal eager's", ok,
+          f"max rel. loss {worst_loss:.1e}, gradient {worst_grad:.1e}")
+    try:
+        compiled(*gpt_batch(gen))
+        check(f"{label}: an input on the CPU raises TypeError", False)
+    except TypeError as e:
+        check(f"{label}: an input on the CPU raises TypeError",
+              "cuda:0" in str(e), str(e))
+
+
+def prepare(directory):
+    """Compiles the GPT fixture for cuda into DIRECTORY/cache, with its
+    initial state, for --run on a machine without the compiler."""
+    model = gpt_model()
+    batch = gpt_batch(torch.Generator().manual_seed(1))
+    cache = os.path.join(directory, "cache")
+    try:
+        trace_mlir.compile(model, batch, target="cuda", cache_dir=cache)
+    except trace_mlir.TraceMLIRError as e:
+        if "libcuda.so.1" not in str(e):  # no driver here: expected
+            raise
+    entries = [d for d in os.listdir(cache)
+               if os.path.exists(os.path.join(cache, d, "step.module.json"))]
+    if len(entries) != 1:
+        sys.exit(f"cuda.py --prepare: expected one compiled step in {cache}")
+    torch.save(model.state_dict(), os.path.join(directory, "state.pt"))
+    with open(os.path.join(directory, "step.txt"), "w") as f:
+        f.write(entries[0])
+    print(f"prepared {os.path.join(cache, entries[0])}")
+
+
+def run(directory):
+    """--run: trace_mlir.load of what --prepare built, trained on cuda:0."""
+    if not torch.cuda.is_available():
+        sys.exit("cuda.py --run: no GPU")
+    with open(os.path.join(directory, "step.txt")) as f:
+        entry = os.path.join(directory, "cache", f.read().strip())
+    model = gpt_model()
+    model.load_state_dict(torch.load(os.path.join(directory, "state.pt")))
+    model.to("cuda")
+    compiled = trace_mlir.load(model, entry)
+    train_on_gpu(model, compiled, "load() of a cuda step")
+    return summary()
+
+
+def here():
+    with tempfile.TemporaryDirectory(prefix="trace_mlir-cuda-") as cache:
+        model = gpt_model()
+        batch = gpt_batch(torch.Generator().manual_seed(1))
+        gpu = torch.cuda.is_available()
+        if gpu:
+            model.to("cuda")
+            batch = tuple(t.to("cuda") for t in batch)
+        try:
+            compiled = trace_mlir.compile(model, batch, target="cuda",
+                                          cache_dir=cache)
+            error = None
+        except trace_mlir.TraceMLIRError as e:
+            compiled, error = None, str(e)
+        entries = [os.path.join(cache, d) for d in os.listdir(cache)
+                   if os.path.exists(os.path.join(cache, d,
+                                                  "step.module.json"))]
+        ok = len(entries) == 1
+        if ok:
+            with open(os.path.join(entries[0], "step.json")) as f:
+                interface = json.load(f)
+            with open(os.path.join(entries[0], "step.module.json")) as f:
+                meta = json.load(f)
+            ok = (interface["memory"] == "cuda" and
+                  interface.get("set_stream") == "step_set_stream" and
+                  meta["target"] == "cuda" and meta["training"])
+        check("target='cuda' compiles: a cuda library on the caller's "
+              "stream", ok)
+        if not driver_present():
+            check("without the CUDA driver, the module raises "
+                  "TraceMLIRError naming libcuda.so.1",
+                  error is not None and "libcuda.so.1" in error, error or "")
+        elif gpu:
+            check("target='cuda' builds a module", compiled is not None,
+                  error or "")
+            if compiled is not None:
+                train_on_gpu(model, compiled, "compile(target='cuda')")
+    return summary()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--prepare", metavar="DIR")
+    parser.add_argument("--run", metavar="DIR")
+    args = parser.parse_args()
+    if args.prepare:
+        os.makedirs(args.prepare, exist_ok=True)
+        prepare(args.prepare)
+        return 0
+    if args.run:
+        return run(args.run)
+    return here()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
