@@ -32,6 +32,7 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Support/Timing.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/IR/Verifier.h"
@@ -148,11 +149,20 @@ LogicalResult writeModule(ModuleOp module, StringRef path) {
 LogicalResult runStage(ModuleOp module, StringRef stage, PassManager &pm,
                        bool verbose) {
   Clock::time_point start = Clock::now();
-  // MLIR's pass manager flags (--mlir-print-ir-after-all, --mlir-timing),
-  // when the tool registered them.
+  // MLIR's pass manager flags (--mlir-print-ir-after-all, ...) and
+  // --mlir-timing (a report of the stage's passes when it ends), when the
+  // tool registered them.
   if (failed(applyPassManagerCLOptions(pm))) {
     error("stage '" + stage + "': bad pass manager options");
     return failure();
+  }
+  DefaultTimingManager timing;
+  applyDefaultTimingManagerCLOptions(timing);
+  TimingScope root = timing.getRootScope();
+  if (timing.isEnabled()) {
+    pm.enableTiming(root);
+    llvm::errs() << "trace-compile: --mlir-timing of stage '" << stage
+                 << "' (printed when it ends):\n";
   }
   if (failed(pm.run(module))) {
     error("stage '" + stage + "' failed");
