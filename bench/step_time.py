@@ -50,8 +50,9 @@ about 10x slower and trace-mlir 3x.)
 GPU: peak is what the step allocated above what was allocated before it:
 PyTorch's max_memory_allocated for the torch variants; for trace-mlir,
 the caller's result buffers (PyTorch's allocator) plus the library's
-temporaries (the driver's default memory pool, which the runtime's
-cuMemAllocAsync uses: its USED_MEM_HIGH). The two peaks are added, so
+temporaries and the values forward_fwd saves, which forward_bwd frees on
+its stream after their last read (the driver's default memory pool,
+which the runtime's cuMemAllocAsync uses: its USED_MEM_HIGH). The two peaks are added, so
 trace-mlir's figure is an upper bound.
 
 torch.compile needs PyTorch 2; Debian 12's python3-torch is 1.13, where
@@ -296,9 +297,10 @@ class Library:
 
     def step(self):
         forward, donated = self._call(self.fwd, self.known)
-        # forward_bwd reads what forward_fwd saved (host libraries: the
-        # pointers, which it frees; cuda: the caller's buffers), and the
-        # weights and inputs themselves (the same buffers again).
+        # forward_bwd reads what forward_fwd saved (the library's buffers,
+        # host or device, which it frees; with --donate-saved=false, the
+        # caller's), and the weights and inputs themselves (the same
+        # buffers again).
         values = dict(self.known)
         values.update((k, v) for k, v in forward.items() if k.startswith("saved."))
         values["cot.result0"] = torch.ones((), dtype=torch.float32, device=self.device)

@@ -15,7 +15,11 @@ optimizers and DistributedDataParallel see them unchanged (its state_dict
 is the model's under `module.`, as torch.compile's is under `_orig_mod.`).
 
 The library reads the parameters and buffers in place and writes its
-results into tensors allocated here; its temporaries are its own. The
+results into tensors allocated here; its temporaries are its own, and so
+are the values the forward saves: `forward_bwd` frees each after its last
+read (host memory, or on cuda the driver's stream-ordered pool, freed on
+the step's stream), and those of a graph dropped before backward are
+released. The
 interface (argument order, shapes, dtypes) comes from the NAME.json
 trace-compile writes next to the library's header.
 

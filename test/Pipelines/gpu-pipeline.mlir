@@ -75,6 +75,27 @@ func.func @softmax(%x: tensor<8x128xf32>) -> tensor<8x128xf32> {
   return %y : tensor<8x128xf32>
 }
 
+// A donated argument (a value the forward saved, which the C API hands the
+// backward to free) is freed on the stream right after the last kernel that
+// reads it (the row sum), before the kernels that follow: a stream-ordered
+// free of its allocated pointer, with no host wait.
+// CHECK-LABEL: llvm.func @donated(
+// CHECK-SAME: %[[ALLOCATED:[^:]*]]: !llvm.ptr, %[[ALIGNED:[^:]*]]: !llvm.ptr,
+// CHECK: %[[S:.*]] = llvm.call @mgpuStreamCreate()
+// (The fill and the row sum are the softmax's kernels: identical kernels
+// are one gpu.module.)
+// CHECK: gpu.launch_func <%[[S]] : !llvm.ptr>
+// CHECK-NEXT: gpu.launch_func <%[[S]] : !llvm.ptr> {{.*}} args(%[[ALIGNED]] : !llvm.ptr,
+// CHECK-NEXT: llvm.call @mgpuMemFree(%[[ALLOCATED]], %[[S]]) : (!llvm.ptr, !llvm.ptr) -> ()
+// CHECK-NEXT: gpu.launch_func <%[[S]] : !llvm.ptr> @donated_kernel
+// CHECK-NOT: mgpuMemFree
+// CHECK: llvm.call @mgpuStreamSynchronize(%[[S]])
+func.func @donated(%s: tensor<8x128xf32> {trace.donated}, %x: tensor<8x128xf32>) -> (tensor<8x1xf32>, tensor<8x128xf32>) {
+  %r = trace.reduce_sum %s dims = [1] keepdim : tensor<8x128xf32> -> tensor<8x1xf32>
+  %e = trace.exp %x : tensor<8x128xf32>
+  return %r, %e : tensor<8x1xf32>, tensor<8x128xf32>
+}
+
 // The runtime functions the host code calls, as MLIR 22's gpu-to-llvm
 // declares them (lib/Runtime/CUDA implements them).
 // CHECK-DAG: llvm.func @mgpuStreamCreate() -> !llvm.ptr

@@ -8,7 +8,8 @@ Each check prints one PASS or FAIL line; the script exits 1 if any failed.
 
 Without a GPU: target="cuda" compiles the GPT fixture, the cache entry
 says cuda (its interface's memory and set_stream, step.module.json's
-target), and where the CUDA driver is missing, building the module raises
+target), the values fwd saves are the library's and bwd takes them
+donated (its interface's release, "saved" and "donated" slots), and where the CUDA driver is missing, building the module raises
 TraceMLIRError naming libcuda.so.1 rather than crashing.
 
 With a GPU (torch.cuda.is_available(), or --run on a library --prepare
@@ -17,7 +18,10 @@ a new random batch per step: the loss at every step within rtol 1e-4 and
 every parameter's gradient within rtol 1e-3, atol 1e-5 (cuBLAS's and
 PyTorch's kernels sum in other orders; the worst difference is printed);
 5 more steps inside a torch.cuda.Stream (the library queues its work on
-PyTorch's current stream); an input on the CPU raises TypeError.
+PyTorch's current stream); the saved values are held in the driver's
+default pool between forward and backward, and none is left after
+backward or after a graph dropped before it; an input on the CPU raises
+TypeError.
 """
 
 import argparse
@@ -66,6 +70,47 @@ def driver_present():
         return False
 
 
+CU_MEMPOOL_ATTR_USED_MEM_CURRENT = 7  # cuda.h's CUmemPool_attribute
+
+
+def pool_used():
+    """Bytes in use in device 0's default stream-ordered pool, where the
+    library allocates its temporaries and the values fwd saves (PyTorch's
+    caching allocator does not use it)."""
+    cuda = ctypes.CDLL("libcuda.so.1")
+    device, pool = ctypes.c_int(), ctypes.c_void_p()
+    used = ctypes.c_uint64()
+    if (cuda.cuDeviceGet(ctypes.byref(device), 0) or
+            cuda.cuDeviceGetDefaultMemPool(ctypes.byref(pool), device) or
+            cuda.cuMemPoolGetAttribute(pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT,
+                                       ctypes.byref(used))):
+        raise RuntimeError("cannot read the default memory pool's usage")
+    return used.value
+
+
+def check_saved_values_freed(compiled, gen, label):
+    """The saved values are the library's device buffers: held between
+    forward and backward, each freed by backward (donated) or, when the
+    graph is dropped before backward, released."""
+    torch.cuda.synchronize()
+    before = pool_used()
+    loss = compiled(*gpt_batch(gen, "cuda"))
+    torch.cuda.synchronize()
+    held = pool_used() - before
+    loss.backward()
+    torch.cuda.synchronize()
+    after_backward = pool_used() - before
+    loss = compiled(*gpt_batch(gen, "cuda"))
+    del loss  # the graph dies before backward: NAME_release
+    torch.cuda.synchronize()
+    after_release = pool_used() - before
+    check(f"{label}: the saved values live in the library's pool until "
+          "backward frees them, or the graph's end releases them",
+          held > 0 and after_backward == 0 and after_release == 0,
+          f"held {held} B between forward and backward, {after_backward} B "
+          f"after backward, {after_release} B after a dropped graph")
+
+
 def train_on_gpu(model, compiled, label):
     """SGD steps of `compiled` (over `model`, on cuda:0) against eager on
     a copy, STEPS on the default stream, then STREAM_STEPS on another."""
@@ -100,6 +145,7 @@ def train_on_gpu(model, compiled, label):
     check(f"{label}: {STEPS} SGD steps on cuda:0 and {STREAM_STEPS} on a "
           "side stream, losses and gradients equal eager's", ok,
           f"max rel. loss {worst_loss:.1e}, gradient {worst_grad:.1e}")
+    check_saved_values_freed(compiled, gen, label)
     try:
         compiled(*gpt_batch(gen))
         check(f"{label}: an input on the CPU raises TypeError", False)
@@ -169,8 +215,19 @@ def here():
             ok = (interface["memory"] == "cuda" and
                   interface.get("set_stream") == "step_set_stream" and
                   meta["target"] == "cuda" and meta["training"])
+            # The values fwd saves are the library's device buffers, which
+            # bwd frees on its stream after its last read (donated), as on
+            # the CPU.
+            slots = {f["function"]: [s["direction"] for s in f["slots"]]
+                     for f in interface["functions"]}
+            donated = (interface.get("release") == "step_release" and
+                       "saved" in slots["forward_fwd"] and
+                       slots["forward_fwd"].count("saved") ==
+                       slots["forward_bwd"].count("donated"))
         check("target='cuda' compiles: a cuda library on the caller's "
               "stream", ok)
+        check("its saved values are the library's, donated to backward",
+              ok and donated)
         if not driver_present():
             check("without the CUDA driver, the module raises "
                   "TraceMLIRError naming libcuda.so.1",

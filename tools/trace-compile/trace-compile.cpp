@@ -96,9 +96,11 @@ static cl::opt<bool> noFuse("no-fuse", cl::desc("Skip trace-fuse"),
                             cl::cat(category));
 static cl::opt<bool> donateSaved(
     "donate-saved",
-    cl::desc("cpu: the library allocates the values forward_fwd saves and "
-             "forward_bwd frees each after its last read (default); "
-             "=false: they are buffers the caller passes and keeps"),
+    cl::desc("the library allocates the values forward_fwd saves and "
+             "forward_bwd frees each after its last read (default; cuda: "
+             "from the driver's stream-ordered pool, freed on the step's "
+             "stream); =false: they are buffers the caller passes and "
+             "keeps"),
     cl::init(true), cl::cat(category));
 static cl::opt<std::string> pipelineOptions(
     "pipeline",

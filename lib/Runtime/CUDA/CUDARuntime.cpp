@@ -387,6 +387,12 @@ void mgpuMemFree(void *pointer, void *stream) {
   }
 }
 
+void *trace_rt_cuda_alloc(uint64_t bytes) {
+  return mgpuMemAlloc(bytes, callerStream, /*hostShared=*/0);
+}
+
+void trace_rt_cuda_free(void *pointer) { mgpuMemFree(pointer, callerStream); }
+
 void mgpuMemcpy(void *dst, void *src, uint64_t bytes, void *stream) {
   useContext();
   CHECK(cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),

@@ -201,7 +201,7 @@ FailureOr<Interface> capi::collectCInterface(ModuleOp module, StringRef name,
     }
     if (failed(assignOwnership(primal, api.functions[api.functions.size() - 3],
                                api.functions[api.functions.size() - 2],
-                               donate && memory == Memory::Host)))
+                               donate)))
       return failure();
   }
   for (const Function &fn : api.functions)
@@ -226,13 +226,14 @@ namespace {
 /// Builds the wrappers of one module.
 class WrapperBuilder {
 public:
-  explicit WrapperBuilder(ModuleOp module)
-      : module(module), b(module.getContext()),
+  WrapperBuilder(ModuleOp module, Memory memory)
+      : module(module), memory(memory), b(module.getContext()),
         ptr(LLVM::LLVMPointerType::get(module.getContext())),
         i64(IntegerType::get(module.getContext(), 64)) {}
 
   LogicalResult wrap(const Function &fn);
-  /// `void name(void *saved)`: free().
+  /// `void name(void *saved)`: free(), or on the device
+  /// trace_rt_cuda_free.
   LogicalResult addRelease(StringRef name);
   /// `void name(void *stream)`: calls trace_rt_cuda_use_stream.
   LogicalResult addSetStream(StringRef name);
@@ -266,6 +267,7 @@ private:
   }
 
   ModuleOp module;
+  Memory memory;
   OpBuilder b;
   Type ptr, i64;
   Block *entryBlock = nullptr;
@@ -306,9 +308,13 @@ LogicalResult WrapperBuilder::wrap(const Function &fn) {
   bool anySaved = llvm::any_of(fn.results, [](const Slot &slot) {
     return slot.ownership == Ownership::Saved;
   });
+  // Saved values are the library's: host memory from malloc, device memory
+  // from the CUDA runtime's stream-ordered pool (on the caller's stream).
   FailureOr<LLVM::LLVMFuncOp> allocate = LLVM::LLVMFuncOp();
   if (anySaved)
-    allocate = declare("malloc", LLVM::LLVMFunctionType::get(ptr, {i64}));
+    allocate = declare(
+        memory == Memory::CUDADevice ? "trace_rt_cuda_alloc" : "malloc",
+        LLVM::LLVMFunctionType::get(ptr, {i64}));
   if (failed(allocate))
     return failure();
 
@@ -387,7 +393,8 @@ LogicalResult WrapperBuilder::addRelease(StringRef name) {
   auto type =
       LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(module.getContext()),
                                   {ptr});
-  FailureOr<LLVM::LLVMFuncOp> free = declare("free", type);
+  FailureOr<LLVM::LLVMFuncOp> free = declare(
+      memory == Memory::CUDADevice ? "trace_rt_cuda_free" : "free", type);
   if (failed(free))
     return failure();
   b.setInsertionPointToEnd(module.getBody());
@@ -402,7 +409,7 @@ LogicalResult WrapperBuilder::addRelease(StringRef name) {
 } // namespace
 
 LogicalResult capi::addCWrappers(ModuleOp module, const Interface &api) {
-  WrapperBuilder builder(module);
+  WrapperBuilder builder(module, api.memory);
   for (const Function &fn : api.functions) {
     if (module.lookupSymbol(fn.cname))
       return module.emitError() << "cannot add the C function " << fn.cname
@@ -511,7 +518,18 @@ void capi::printCHeader(raw_ostream &os, const Interface &api,
        << " * caller must not read, write or free it after the call. A "
           "saved value\n"
        << " * that never reaches _bwd is freed with " << api.releaseCName
-       << ". */\n"
+       << ".";
+  if (!api.releaseCName.empty() && cuda)
+    os << "\n * Saved values are device memory from the CUDA driver's "
+          "stream-ordered\n"
+       << " * pool (cuMemAllocAsync), allocated on the stream that\n"
+       << " * " << api.streamCName << " names; _bwd frees each on its "
+          "stream after its\n"
+       << " * last read (cuMemFreeAsync), and " << api.releaseCName
+       << " on the stream\n"
+       << " * named when it is called.";
+  if (!api.releaseCName.empty())
+    os << " */\n"
        << "void " << api.releaseCName << "(void *saved);\n\n";
   if (!api.streamCName.empty())
     os << "/* The stream (a CUstream of device 0's primary context, such "

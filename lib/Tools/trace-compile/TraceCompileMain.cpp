@@ -606,7 +606,7 @@ int mlir::trace::compileTrainingStep(const TraceCompileOptions &options) {
   for (const capi::Function &fn : api->functions)
     exported.push_back(fn.symbol);
   // The saved values @f_bwd takes are donated: it frees each after its
-  // last read (host memory; see capi::Ownership).
+  // last read (on the device, on its stream; see capi::Ownership).
   capi::markDonatedArguments(*module, *api);
 
   // 6. Lowering, then the exported C functions.

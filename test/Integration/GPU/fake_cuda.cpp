@@ -99,12 +99,22 @@ CUresult cuEventDestroy(CUevent) { return CUDA_SUCCESS; }
 CUresult cuEventSynchronize(CUevent) { return CUDA_SUCCESS; }
 CUresult cuEventRecord(CUevent, CUstream) { return CUDA_SUCCESS; }
 
-CUresult cuMemAllocAsync(CUdeviceptr *pointer, size_t bytes, CUstream) {
+// The stream of the last stream-ordered allocation or free, for tests that
+// check which stream the runtime orders them on (caller-stream.test). A
+// destroyed stream fails them, as it fails a synchronize.
+CUstream fake_cuda_last_memory_stream = nullptr;
+
+CUresult cuMemAllocAsync(CUdeviceptr *pointer, size_t bytes, CUstream stream) {
+  auto *alive = reinterpret_cast<int *>(stream);
+  if (alive && !*alive)
+    return CUDA_ERROR_INVALID_HANDLE;
+  fake_cuda_last_memory_stream = stream;
   *pointer = reinterpret_cast<CUdeviceptr>(std::malloc(bytes));
   return *pointer ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
 }
 CUresult cuMemAllocManaged(CUdeviceptr *pointer, size_t bytes, unsigned int) {
-  return cuMemAllocAsync(pointer, bytes, nullptr);
+  *pointer = reinterpret_cast<CUdeviceptr>(std::malloc(bytes));
+  return *pointer ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
 }
 CUresult cuPointerGetAttribute(void *data, CUpointer_attribute, CUdeviceptr) {
   *static_cast<unsigned *>(data) = 0;
@@ -114,7 +124,11 @@ CUresult cuMemFree(CUdeviceptr pointer) {
   std::free(reinterpret_cast<void *>(pointer));
   return CUDA_SUCCESS;
 }
-CUresult cuMemFreeAsync(CUdeviceptr pointer, CUstream) {
+CUresult cuMemFreeAsync(CUdeviceptr pointer, CUstream stream) {
+  auto *alive = reinterpret_cast<int *>(stream);
+  if (alive && !*alive)
+    return CUDA_ERROR_INVALID_HANDLE;
+  fake_cuda_last_memory_stream = stream;
   return cuMemFree(pointer);
 }
 CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes,

@@ -46,12 +46,14 @@ namespace mlir::trace::capi {
 /// Where the exported functions' pointers point.
 enum class Memory { Host, CUDADevice };
 
-/// Who owns a slot's buffer. On host memory the values @f_fwd saves for
-/// @f_bwd are the library's: @f_fwd allocates each and hands the caller
-/// its pointer (`Saved`, a `T **` parameter), and @f_bwd takes each back
-/// and frees it after its last read (`Donated`, a `T *` the caller must
-/// not use again), as JAX donates buffers. Every other slot is the
-/// caller's, only read (arguments) or written (results).
+/// Who owns a slot's buffer. The values @f_fwd saves for @f_bwd are the
+/// library's: @f_fwd allocates each (malloc, or on the device the CUDA
+/// runtime's trace_rt_cuda_alloc) and hands the caller its pointer
+/// (`Saved`, a `T **` parameter), and @f_bwd takes each back and frees it
+/// after its last read (`Donated`, a `T *` the caller must not use again;
+/// on the device a stream-ordered free), as JAX donates buffers. Every
+/// other slot is the caller's, only read (arguments) or written
+/// (results).
 enum class Ownership { Caller, Saved, Donated };
 
 /// One tensor argument or result of an exported function.
@@ -110,8 +112,8 @@ std::string cIdentifier(StringRef name);
 /// the order fwd, bwd, grad. Fails, with an error at
 /// the function, on an argument or result the C API cannot take (not a
 /// statically shaped tensor of f32, f64, f16, bf16, i1, i32 or i64), and
-/// at the module when no function was differentiated. With `donate`, on
-/// host memory, the saved values are Saved and Donated (see Ownership).
+/// at the module when no function was differentiated. With `donate`, the
+/// saved values are Saved and Donated (see Ownership).
 FailureOr<Interface> collectCInterface(ModuleOp module, StringRef name,
                                        Memory memory, bool donate = true);
 

@@ -4,7 +4,11 @@
 // mgpuStreamDestroy leaves it alive (the fake driver fails a synchronize
 // of a destroyed stream, which the runtime turns into an abort); without
 // one, each mgpuStreamCreate makes a stream of its own, which
-// mgpuStreamDestroy destroys. The setting is per thread. Run by
+// mgpuStreamDestroy destroys. The setting is per thread. The saved values
+// of a compiled step (trace_rt_cuda_alloc, trace_rt_cuda_free) are
+// allocated and freed on the caller's stream, else on the legacy default
+// stream (the fake driver records the stream of the last stream-ordered
+// allocation or free). Run by
 // caller-stream.test with the fake libcuda.so.1; prints one line per check
 // and exits 1 if one fails.
 //
@@ -13,6 +17,8 @@
 #include "trace/Runtime/CUDARuntime.h"
 
 #include <cuda.h>
+
+#include <dlfcn.h>
 
 #include <cstdio>
 #include <thread>
@@ -51,7 +57,36 @@ int main() {
         "another thread gets a stream of its own");
   mgpuStreamDestroy(other);
 
+  // The fake driver's record of the last stream-ordered allocation's or
+  // free's stream.
+  auto *lastStream = static_cast<CUstream *>(
+      dlsym(RTLD_DEFAULT, "fake_cuda_last_memory_stream"));
+  if (!lastStream) {
+    std::printf("FAIL the fake driver has no fake_cuda_last_memory_stream\n");
+    return 1;
+  }
+  void *saved = trace_rt_cuda_alloc(64);
+  check(saved != nullptr && *lastStream == caller,
+        "trace_rt_cuda_alloc: on the caller's stream");
+  *lastStream = reinterpret_cast<CUstream>(1);
+  trace_rt_cuda_free(saved);
+  check(*lastStream == caller, "trace_rt_cuda_free: on the caller's stream");
+  check(trace_rt_cuda_alloc(0) == nullptr,
+        "trace_rt_cuda_alloc(0): a null pointer");
+  *lastStream = reinterpret_cast<CUstream>(1);
+  trace_rt_cuda_free(nullptr);
+  check(*lastStream == reinterpret_cast<CUstream>(1),
+        "trace_rt_cuda_free(NULL): nothing");
+
   trace_rt_cuda_use_stream(nullptr);
+  saved = trace_rt_cuda_alloc(64);
+  check(saved != nullptr && *lastStream == nullptr,
+        "without one: trace_rt_cuda_alloc on the legacy default stream");
+  *lastStream = reinterpret_cast<CUstream>(1);
+  trace_rt_cuda_free(saved);
+  check(*lastStream == nullptr,
+        "and trace_rt_cuda_free on the legacy default stream");
+
   void *after = mgpuStreamCreate();
   check(after != caller, "after trace_rt_cuda_use_stream(NULL): its own again");
   mgpuStreamDestroy(after);
