@@ -354,6 +354,8 @@ class CompiledModule(torch.nn.Module):
             self._cache_dir = self._scratch.name
         self._recompile = recompile
         self._libraries = {}
+        self._record_paths()
+        self._fsdp_types = {}
         self._shapes_seen = set()
         self.training = module.training
         if prebuilt is not None:
@@ -510,13 +512,60 @@ class CompiledModule(torch.nn.Module):
         return [library.directory for library in self._libraries.values()]
 
     def _state(self):
-        """The parameters and buffers by the importer's names, which drop
-        checkpoint_wrapper's `_checkpoint_wrapped_module.` level."""
+        """The parameters and buffers by the importer's names (which drop
+        checkpoint_wrapper's `_checkpoint_wrapped_module.` level), read
+        where they are now: their attribute paths are taken from the
+        module as compiled, and each call reads the tensor at that path.
+        A wrapper that swaps parameters in for the forward (FSDP gathers
+        each into a view of its flat parameter, or an unsharded
+        parameter) is then what the step reads and what autograd
+        differentiates for."""
+        self._check_wrapped_submodules()
+
+        def resolve(path):
+            value = self.module
+            for part in path:
+                value = getattr(value, part, None)
+                if value is None:
+                    raise TraceMLIRError(
+                        f"trace_mlir: {type(self.module).__name__} has no "
+                        f"tensor '{'.'.join(path)}' any more, which the "
+                        "compiled step reads")
+            return value
+        parameters, buffers = self._paths
+        return ({n: resolve(path) for n, path in parameters},
+                {n: resolve(path) for n, path in buffers})
+
+    def _record_paths(self):
+        """Where each parameter and buffer is, by the importer's name: from
+        the module as given to compile(), before any wrapper (FSDP takes
+        the parameters out of their modules when it wraps)."""
         def name(n):
             return n.replace("_checkpoint_wrapped_module.", "")
-        parameters = {name(n): p for n, p in self.module.named_parameters()}
-        buffers = {name(n): b for n, b in self.module.named_buffers()}
-        return parameters, buffers
+        self._paths = (
+            [(name(n), n.split(".")) for n, _ in
+             self.module.named_parameters()],
+            [(name(n), n.split(".")) for n, _ in self.module.named_buffers()])
+
+    def _check_wrapped_submodules(self):
+        """FSDP gathers a wrapped module's parameters in hooks around that
+        module's forward, which the compiled step never calls: a submodule
+        wrapped by FSDP would be read sharded. Wrap the compiled module
+        itself instead."""
+        for path, m in self.module.named_modules():
+            wrapped = self._fsdp_types.get(type(m))
+            if wrapped is None:
+                wrapped = self._fsdp_types[type(m)] = any(
+                    c.__name__ in ("FullyShardedDataParallel", "FSDPModule")
+                    for c in type(m).__mro__)
+            if wrapped:
+                raise TraceMLIRError(
+                    f"trace_mlir: submodule '{path or '(root)'}' of "
+                    f"{type(self.module).__name__} is wrapped by FSDP "
+                    f"({type(m).__name__}), whose hooks the compiled step "
+                    "does not run; wrap the module trace_mlir.compile "
+                    "returned instead (FSDP(compiled), "
+                    "fully_shard(compiled))")
 
     def forward(self, *inputs):
         library = self._library_for(inputs, self.module.training)

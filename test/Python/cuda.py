@@ -21,7 +21,10 @@ PyTorch's kernels sum in other orders; the worst difference is printed);
 PyTorch's current stream); the saved values are held in the driver's
 default pool between forward and backward, and none is left after
 backward or after a graph dropped before it; an input on the CPU raises
-TypeError.
+TypeError. Then FSDP over it (--run), one process on cuda:0 with NCCL:
+wrapped at the root as FullyShardedDataParallel(step) and as
+fully_shard(step), 5 SGD steps each with eager's losses; fully_shard on
+a block inside raises TraceMLIRError.
 """
 
 import argparse
@@ -43,7 +46,7 @@ import trace_mlir  # noqa: E402
 from checks import check, summary  # noqa: E402
 
 LOSS_RTOL, GRAD_RTOL, ATOL = 1e-4, 1e-3, 1e-5
-STEPS, STREAM_STEPS = 20, 5
+STEPS, STREAM_STEPS, FSDP_STEPS = 20, 5, 5
 
 
 def gpt_model():
@@ -154,6 +157,73 @@ def train_on_gpu(model, compiled, label):
               "cuda:0" in str(e), str(e))
 
 
+def fsdp_on_gpu(entry):
+    """FSDP over the cuda step, one process on cuda:0 (NCCL): wrapped at
+    the root, as FullyShardedDataParallel(step) and as fully_shard(step),
+    it trains FSDP_STEPS SGD steps with eager's losses (rtol 1e-4); a
+    block wrapped by fully_shard raises TraceMLIRError (its hooks never
+    run in the compiled step)."""
+    import torch.distributed as dist
+    with tempfile.NamedTemporaryFile(prefix="trace_mlir-fsdp-") as store:
+        dist.init_process_group("nccl", init_method=f"file://{store.name}",
+                                rank=0, world_size=1)
+        try:
+            fsdp_wrappers(entry)
+        finally:
+            dist.destroy_process_group()
+
+
+def fsdp_wrappers(entry):
+    def fsdp1(step):
+        from torch.distributed.fsdp import FullyShardedDataParallel
+        return FullyShardedDataParallel(step, device_id=0)
+
+    def fsdp2(step):
+        from torch.distributed.fsdp import fully_shard
+        return fully_shard(step)
+
+    for label, wrap in (("FullyShardedDataParallel(step)", fsdp1),
+                        ("fully_shard(step)", fsdp2)):
+        model = gpt_model().to("cuda")
+        reference = copy.deepcopy(model)
+        gen = torch.Generator().manual_seed(1)
+        try:
+            wrapped = wrap(trace_mlir.load(model, entry))
+            opt = torch.optim.SGD(wrapped.parameters(), lr=0.05)
+            ref_opt = torch.optim.SGD(reference.parameters(), lr=0.05)
+            ok, worst = True, 0.0
+            for _ in range(FSDP_STEPS):
+                batch = gpt_batch(gen, "cuda")
+                opt.zero_grad()
+                ref_opt.zero_grad()
+                loss = wrapped(*batch)
+                loss.backward()
+                ref = reference(*batch)
+                ref.backward()
+                opt.step()
+                ref_opt.step()
+                worst = max(worst, max_rel(loss.detach(), ref.detach()))
+                ok &= torch.allclose(loss, ref, rtol=LOSS_RTOL, atol=ATOL)
+            check(f"{label}: {FSDP_STEPS} SGD steps, losses equal eager's",
+                  ok, f"max rel. loss {worst:.1e}")
+        except Exception as e:  # noqa: BLE001 - the check reports it
+            check(f"{label}: {FSDP_STEPS} SGD steps, losses equal eager's",
+                  False, f"{type(e).__name__}: {e}")
+    model = gpt_model().to("cuda")
+    step = trace_mlir.load(model, entry)
+    try:
+        from torch.distributed.fsdp import fully_shard
+        fully_shard(model.blocks[0])
+        step(*gpt_batch(torch.Generator().manual_seed(1), "cuda"))
+        check("a block wrapped by fully_shard raises TraceMLIRError", False)
+    except trace_mlir.TraceMLIRError as e:
+        check("a block wrapped by fully_shard raises TraceMLIRError",
+              "'blocks.0'" in str(e), str(e))
+    except Exception as e:  # noqa: BLE001 - the check reports it
+        check("a block wrapped by fully_shard raises TraceMLIRError", False,
+              f"{type(e).__name__}: {e}")
+
+
 def prepare(directory):
     """Compiles the GPT fixture for cuda into DIRECTORY/cache, with its
     initial state, for --run on a machine without the compiler."""
@@ -186,6 +256,7 @@ def run(directory):
     model.to("cuda")
     compiled = trace_mlir.load(model, entry)
     train_on_gpu(model, compiled, "load() of a cuda step")
+    fsdp_on_gpu(entry)
     return summary()
 
 
