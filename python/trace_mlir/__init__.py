@@ -13,6 +13,10 @@ library) and returns a module whose forward calls the library's
 the original one as `.module`: the parameters are the same tensors, so
 optimizers and DistributedDataParallel see them unchanged (its state_dict
 is the model's under `module.`, as torch.compile's is under `_orig_mod.`).
+Each call reads the parameters where they are then, at their attribute
+paths in the module as compiled: FSDP wrapping the returned module puts
+its flat parameter's views (or gathered parameters) there before the
+forward. FSDP on a submodule is refused, as its hooks never run.
 
 The library reads the parameters and buffers in place and writes its
 results into tensors allocated here; its temporaries are its own, and so
