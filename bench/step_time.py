@@ -10,8 +10,8 @@ numbers).
 
 A step is forward (loss), then backward (every parameter's gradient):
 for trace-mlir, the library's NAME_forward_fwd then NAME_forward_bwd, the
-values saved for backward held by the caller in between, as a training
-loop holds them. trace-compile runs with each remat plan in PLANS. The
+values saved for backward (the library's buffers, which NAME_forward_bwd
+frees) held by the caller in between, as a training loop holds them. trace-compile runs with each remat plan in PLANS. The
 parameters are saved once (state.pt) and loaded by every variant, so the
 GPU machine's PyTorch computes on the same numbers.
 

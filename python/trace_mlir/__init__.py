@@ -426,6 +426,17 @@ class CompiledModule(torch.nn.Module):
         return self._libraries[key]
 
     def _compile(self, inputs, training):
+        # A wrapper that took the parameters out of their modules (FSDP)
+        # leaves nothing the tracer can read as the model's weights.
+        recorded = {".".join(path) for _, path in self._paths[0]}
+        if {n for n, _ in self.module.named_parameters()} != recorded:
+            raise TraceMLIRError(
+                f"trace_mlir: cannot compile {type(self.module).__name__} "
+                f"for {'training' if training else 'eval'} mode and input "
+                f"shapes {[list(t.shape) for t in inputs]}: its parameters "
+                "are no longer in its modules (a wrapper such as FSDP took "
+                "them); call the compiled module once in each mode and on "
+                "each input shape before wrapping it")
         # The compiler's LibTorch (Debian's) has no CUDA, so the archive it
         # reads holds CPU tensors: a module on the GPU is traced as a copy
         # on the CPU.
@@ -524,8 +535,6 @@ class CompiledModule(torch.nn.Module):
         each into a view of its flat parameter, or an unsharded
         parameter) is then what the step reads and what autograd
         differentiates for."""
-        self._check_wrapped_submodules()
-
         def resolve(path):
             value = self.module
             for part in path:
@@ -535,6 +544,17 @@ class CompiledModule(torch.nn.Module):
                         f"trace_mlir: {type(self.module).__name__} has no "
                         f"tensor '{'.'.join(path)}' any more, which the "
                         "compiled step reads")
+            # A tensor subclass other than a Parameter (a DTensor, whose
+            # data is one rank's shard) is not the whole tensor the step
+            # reads at its data pointer. (issubclass, not isinstance: a
+            # Parameter of a DTensor passes isinstance(_, Parameter).)
+            if not (type(value) is torch.Tensor or
+                    issubclass(type(value), torch.nn.Parameter)):
+                raise TraceMLIRError(
+                    f"trace_mlir: '{'.'.join(path)}' is a "
+                    f"{type(value).__name__}, not a plain tensor; a sharded "
+                    "parameter must be gathered before the step runs (wrap "
+                    "the compiled module itself with FSDP)")
             return value
         parameters, buffers = self._paths
         return ({n: resolve(path) for n, path in parameters},
@@ -572,6 +592,7 @@ class CompiledModule(torch.nn.Module):
                     "fully_shard(compiled))")
 
     def forward(self, *inputs):
+        self._check_wrapped_submodules()
         library = self._library_for(inputs, self.module.training)
         parameters, buffers = self._state()
         values = dict(parameters)

@@ -17,11 +17,18 @@ flat parameter's gradient must be eager's:
   * 10 SGD steps of the GPT fixture on the flat parameter: the loss at
     every step equals eager's (rtol 1e-4, atol 1e-6), and so does the
     flat gradient against eager's gradients concatenated in the flat
-    parameter's order;
+    parameter's order; every other step the flat parameter moves to new
+    memory, as a gather may put it, so a step that kept earlier tensors
+    would fail;
   * a submodule wrapped by FSDP (its hooks never run in the compiled
-    step, so it would be read sharded) raises TraceMLIRError naming it.
-    The wrapped submodule is a module whose class derives from one named
-    FSDPModule, as PyTorch 2's fully_shard makes it.
+    step, so it would be read sharded) raises TraceMLIRError naming it:
+    one whose class derives from one named FSDPModule, as PyTorch 2's
+    fully_shard makes it, and one inside a module named
+    FullyShardedDataParallel, as FSDP 1 wraps it;
+  * after the flattening, a new input shape (which would trace the model
+    again, now without its parameters) raises TraceMLIRError, and so does
+    a tensor subclass in a parameter's place (a DTensor holds one rank's
+    shard).
 
 Real FSDP on a GPU: test/Python/cuda.py --run (scripts/gpu-check.sh).
 """
@@ -101,10 +108,15 @@ def train_flattened(cache):
     ref_opt = torch.optim.SGD(reference.parameters(), lr=0.1)
     ref_params = dict(reference.named_parameters())
     ok, worst_loss, worst_grad = True, 0.0, 0.0
-    for _ in range(STEPS):
+    for step in range(STEPS):
         batch = gpt_batch(gen)
         opt.zero_grad()
         ref_opt.zero_grad()
+        if step % 2:
+            # The gathered parameter in new memory, as FSDP's all-gather
+            # may put it: a step that kept the tensors of an earlier call
+            # would read stale weights from then on.
+            flat.data = flat.data.clone()
         flattened.use_views()  # FSDP's pre-forward
         loss = compiled(*batch)
         loss.backward()
@@ -130,25 +142,66 @@ class FSDPModule:
     PyTorch 2's fully_shard mixes into a module's class."""
 
 
-def wrapped_submodule(cache):
-    model = gpt_model()
+class FullyShardedDataParallel(torch.nn.Module):
+    """Stands in for FSDP's wrapper module, which holds the wrapped one."""
+
+    def __init__(self, module):
+        super().__init__()
+        self.module = module
+
+    def forward(self, x):
+        return self.module(x)
+
+
+def raises(label, compiled, batch, says):
+    try:
+        compiled(*batch)
+        check(label, False, "no error")
+    except trace_mlir.TraceMLIRError as e:
+        check(label, all(s in str(e) for s in says), str(e))
+
+
+def wrapped_submodules(cache):
     gen = torch.Generator().manual_seed(1)
+    model = gpt_model()
     compiled = trace_mlir.compile(model, gpt_batch(gen), cache_dir=cache)
     block = model.blocks[1]
     block.__class__ = type(f"FSDP{type(block).__name__}",
                            (FSDPModule, type(block)), {})
-    try:
-        compiled(*gpt_batch(gen))
-        check("a submodule wrapped by FSDP raises TraceMLIRError", False)
-    except trace_mlir.TraceMLIRError as e:
-        check("a submodule wrapped by FSDP raises TraceMLIRError",
-              "'blocks.1'" in str(e) and "wrap the module" in str(e), str(e))
+    raises("a submodule fully_shard wrapped raises TraceMLIRError",
+           compiled, gpt_batch(gen), ["'blocks.1'", "wrap the module"])
+    model = gpt_model()
+    compiled = trace_mlir.compile(model, gpt_batch(gen), cache_dir=cache)
+    model.blocks[0] = FullyShardedDataParallel(model.blocks[0])
+    raises("a submodule in FullyShardedDataParallel raises TraceMLIRError",
+           compiled, gpt_batch(gen), ["'blocks.0'", "wrap the module"])
+
+
+class Shard(torch.Tensor):
+    """A tensor subclass in a parameter's place, as a DTensor (one rank's
+    shard) would be."""
+
+
+def after_flattening(cache):
+    gen = torch.Generator().manual_seed(1)
+    model = gpt_model()
+    compiled = trace_mlir.compile(model, gpt_batch(gen), cache_dir=cache)
+    flattened = Flattened(model)
+    wider = tuple(torch.cat([t, t]) for t in gpt_batch(gen))
+    raises("a new input shape after the flattening raises TraceMLIRError",
+           compiled, wider, ["no longer in its modules",
+                             "before wrapping it"])
+    flattened.use_views()
+    model.lm_head.weight = model.lm_head.weight.as_subclass(Shard)
+    raises("a tensor subclass in a parameter's place raises TraceMLIRError",
+           compiled, gpt_batch(gen), ["'lm_head.weight' is a Shard"])
 
 
 def main():
     with tempfile.TemporaryDirectory(prefix="trace_mlir-fsdp-") as cache:
         train_flattened(cache)
-        wrapped_submodule(cache)
+        wrapped_submodules(cache)
+        after_flattening(cache)
     return summary()
 
 

@@ -64,13 +64,16 @@ void trace_rt_cuda_use_stream(void *stream);
 
 /// The values a compiled forward saves for its backward (trace-compile
 /// --target=cuda, donated): the C interface allocates each with
-/// trace_rt_cuda_alloc before the forward writes it, the backward frees it
-/// on its stream after its last read (mgpuMemFree), and NAME_release frees
-/// one that never reaches the backward with trace_rt_cuda_free. Both are
-/// ordered on this thread's caller's stream (trace_rt_cuda_use_stream), or
-/// on the legacy default stream, which the runtime's own streams follow.
-/// Device memory from the driver's stream-ordered pool, as mgpuMemAlloc's;
-/// zero bytes is a null pointer, and freeing null does nothing.
+/// trace_rt_cuda_alloc before the forward writes it, ordered on this
+/// thread's caller's stream (trace_rt_cuda_use_stream) or else on the
+/// legacy default stream, which the runtime's own streams follow. The
+/// backward frees each on its stream after its last read (mgpuMemFree),
+/// and NAME_release frees one that never reaches the backward with
+/// trace_rt_cuda_free, on the legacy default stream: the forward that
+/// wrote it has synchronized, and the stream named last may be gone when a
+/// dropped graph releases it. Device memory from the driver's
+/// stream-ordered pool, as mgpuMemAlloc's; zero bytes is a null pointer,
+/// and freeing null does nothing.
 void *trace_rt_cuda_alloc(uint64_t bytes);
 void trace_rt_cuda_free(void *pointer);
 

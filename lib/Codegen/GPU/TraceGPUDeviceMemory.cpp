@@ -49,10 +49,11 @@ Value baseBuffer(Value value) {
   return value;
 }
 
-/// The buffers ops in `root` may write (the bases of the views they write).
-/// In a function, the arguments among them are the out-parameters its
-/// results went into (buffer-results-to-out-params): its inputs are
-/// read-only under the pipeline's bufferization (trace-readonly-args).
+/// The buffers ops in `root` may write or free (the bases of the views they
+/// write). In a function, the arguments among them are the out-parameters
+/// its results went into (buffer-results-to-out-params) and the donated
+/// arguments it frees (trace-free-donated): its other inputs are read-only
+/// under the pipeline's bufferization (trace-readonly-args).
 llvm::SmallPtrSet<Value, 8> writtenBuffers(Operation *root) {
   llvm::SmallPtrSet<Value, 8> written;
   root->walk([&](Operation *op) {
@@ -66,7 +67,8 @@ llvm::SmallPtrSet<Value, 8> writtenBuffers(Operation *root) {
       SmallVector<MemoryEffects::EffectInstance> instances;
       effects.getEffects(instances);
       for (MemoryEffects::EffectInstance &instance : instances) {
-        if (!isa<MemoryEffects::Write>(instance.getEffect()))
+        if (!isa<MemoryEffects::Write, MemoryEffects::Free>(
+                instance.getEffect()))
           continue;
         if (Value value = instance.getValue())
           targets.push_back(value);
@@ -85,8 +87,9 @@ llvm::SmallPtrSet<Value, 8> writtenBuffers(Operation *root) {
 
 /// Whether a load from `memref` may move down to `launch`, where every
 /// thread reads it first: the buffer is a function argument the function
-/// never writes, or no op between the two can write memory and the kernel
-/// does not write the buffer (a thread would race with the others' reads).
+/// never writes or frees (a donated argument may be freed between the two),
+/// or no op between the two can write or free memory and the kernel does
+/// not write the buffer (a thread would race with the others' reads).
 bool mayMoveLoad(memref::LoadOp load, gpu::LaunchOp launch,
                  const llvm::SmallPtrSet<Value, 8> &writtenInFunction) {
   Value base = baseBuffer(load.getMemref());

@@ -391,7 +391,13 @@ void *trace_rt_cuda_alloc(uint64_t bytes) {
   return mgpuMemAlloc(bytes, callerStream, /*hostShared=*/0);
 }
 
-void trace_rt_cuda_free(void *pointer) { mgpuMemFree(pointer, callerStream); }
+void trace_rt_cuda_free(void *pointer) {
+  // On the legacy default stream, not the caller's: a saved value that never
+  // reached the backward is freed when its graph dies, on whichever thread,
+  // and the stream named last may be gone by then. The forward that wrote
+  // it synchronized before returning, so no work on any stream reads it.
+  mgpuMemFree(pointer, nullptr);
+}
 
 void mgpuMemcpy(void *dst, void *src, uint64_t bytes, void *stream) {
   useContext();

@@ -526,8 +526,8 @@ void capi::printCHeader(raw_ostream &os, const Interface &api,
        << " * " << api.streamCName << " names; _bwd frees each on its "
           "stream after its\n"
        << " * last read (cuMemFreeAsync), and " << api.releaseCName
-       << " on the stream\n"
-       << " * named when it is called.";
+       << " on the legacy\n"
+       << " * default stream.";
   if (!api.releaseCName.empty())
     os << " */\n"
        << "void " << api.releaseCName << "(void *saved);\n\n";

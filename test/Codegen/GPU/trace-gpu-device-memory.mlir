@@ -189,6 +189,25 @@ func.func @unwritten_input(%seed: memref<i64>, %out: memref<4xi64>,
 
 // -----
 
+// A donated argument freed between its read and a kernel (trace-free-donated
+// and trace-early-dealloc put the free after its last host use) is not read
+// in the kernel: the kernel would run after the stream-ordered free.
+func.func @freed_input(%seed: memref<i64>, %out: memref<4xi64>) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  // expected-error @below {{reads or writes a buffer in host code}}
+  %s = memref.load %seed[] : memref<i64>
+  memref.dealloc %seed : memref<i64>
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
+             threads(%t0, %t1, %t2) in (%s0 = %c4, %s1 = %c1, %s2 = %c1) {
+    memref.store %s, %out[%t0] : memref<4xi64>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
 // A kernel that writes the buffer it would read is not given the read:
 // each thread would read it at the start while others write it.
 func.func @kernel_writes_it(%x: memref<4xi64>) {

@@ -5,10 +5,11 @@
 // of a destroyed stream, which the runtime turns into an abort); without
 // one, each mgpuStreamCreate makes a stream of its own, which
 // mgpuStreamDestroy destroys. The setting is per thread. The saved values
-// of a compiled step (trace_rt_cuda_alloc, trace_rt_cuda_free) are
-// allocated and freed on the caller's stream, else on the legacy default
-// stream (the fake driver records the stream of the last stream-ordered
-// allocation or free). Run by
+// of a compiled step are allocated on the caller's stream, else on the
+// legacy default stream (trace_rt_cuda_alloc), and released on the legacy
+// default stream (trace_rt_cuda_free: the caller's may be gone by then);
+// the fake driver records the stream of the last stream-ordered
+// allocation or free. Run by
 // caller-stream.test with the fake libcuda.so.1; prints one line per check
 // and exits 1 if one fails.
 //
@@ -70,7 +71,8 @@ int main() {
         "trace_rt_cuda_alloc: on the caller's stream");
   *lastStream = reinterpret_cast<CUstream>(1);
   trace_rt_cuda_free(saved);
-  check(*lastStream == caller, "trace_rt_cuda_free: on the caller's stream");
+  check(*lastStream == nullptr,
+        "trace_rt_cuda_free: on the legacy default stream, not the caller's");
   check(trace_rt_cuda_alloc(0) == nullptr,
         "trace_rt_cuda_alloc(0): a null pointer");
   *lastStream = reinterpret_cast<CUstream>(1);
@@ -85,7 +87,7 @@ int main() {
   *lastStream = reinterpret_cast<CUstream>(1);
   trace_rt_cuda_free(saved);
   check(*lastStream == nullptr,
-        "and trace_rt_cuda_free on the legacy default stream");
+        "and trace_rt_cuda_free on it too");
 
   void *after = mgpuStreamCreate();
   check(after != caller, "after trace_rt_cuda_use_stream(NULL): its own again");
