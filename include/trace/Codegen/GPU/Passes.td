@@ -94,15 +94,17 @@ def TraceGPUDeviceMemoryPass : Pass<"trace-gpu-device-memory", "ModuleOp"> {
     `memref.get_global` (a constant tensor) is copied into a device buffer
     with `gpu.memcpy` where it is read, and freed before each return.
     Arguments, results included (buffer-results-to-out-params made each
-    result a trailing argument the function writes), must be device buffers
-    the caller owns.
+    result a trailing argument the function writes), must be device
+    buffers; the caller owns them but for donated arguments, whose
+    `memref.dealloc` (trace-free-donated) becomes a `gpu.dealloc` too.
 
     Host scalar code that reads a buffer (trace-to-linalg reads a random
     op's seed with `tensor.extract` outside the `linalg.generic`) moves into
     each kernel that uses its results, together with the integer and float
     ops on it: every thread reads the element. A load moves only from a
-    function argument the function never writes (an input, not a result's
-    buffer) or past ops that write no memory.
+    function argument the function never writes or frees (an input, not a
+    result's buffer or a donated argument) or past ops that write or free
+    no memory.
 
     The pass fails, at the op, if host code outside `gpu.launch` still reads
     or writes a buffer (`memref.load`, `memref.store`, `memref.copy`), since
