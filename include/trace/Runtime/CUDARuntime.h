@@ -79,7 +79,10 @@ void trace_rt_cuda_free(void *pointer);
 
 /// Device memory, ordered on `stream` (null: the default stream). Device
 /// allocations come from the driver's stream-ordered pool
-/// (cuMemAllocAsync); `hostShared` makes a managed allocation instead.
+/// (cuMemAllocAsync), whose release threshold the runtime sets to keep
+/// what is freed for later calls instead of handing it back at every
+/// synchronize (cuMemPoolTrimTo on device 0's pool gives it back);
+/// `hostShared` makes a managed allocation instead.
 /// A zero-byte allocation is a null pointer.
 void *mgpuMemAlloc(uint64_t bytes, void *stream, uint8_t hostShared);
 void mgpuMemFree(void *pointer, void *stream);

@@ -54,6 +54,18 @@ void useContext() {
     CUdevice device;
     CHECK(cuDeviceGet(&device, defaultDevice));
     CHECK(cuDevicePrimaryCtxRetain(&primaryContext, device));
+    // Temporaries and saved values come from the device's stream-ordered
+    // pool (cuMemAllocAsync). With the pool's default release threshold,
+    // 0, every synchronize (one per call of a compiled step) hands the
+    // pool's free memory back to the driver, and the next call maps it
+    // again. Keep it for the next call, as PyTorch's caching allocator
+    // keeps its blocks and its cudaMallocAsync backend sets this threshold
+    // too; cuMemPoolTrimTo gives it back.
+    CUmemoryPool pool = nullptr;
+    CHECK(cuDeviceGetMemPool(&pool, device));
+    cuuint64_t keep = ~cuuint64_t(0);
+    CHECK(cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+                                &keep));
   });
   thread_local bool current = false;
   if (!current) {

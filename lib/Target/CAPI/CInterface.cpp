@@ -491,7 +491,12 @@ void capi::printCHeader(raw_ostream &os, const Interface &api,
        << " * and, for matmuls, cuBLAS (libcublas.so.13 or .12, loaded at "
           "the first\n"
        << " * matmul; the environment variable TRACE_CUBLAS names another "
-          "file).\n";
+          "file).\n"
+       << " * The library's temporaries come from device 0's stream-ordered "
+          "memory\n"
+       << " * pool, which keeps what a call frees for the next one "
+          "(cuMemPoolTrimTo\n"
+       << " * gives it back).\n";
   else
     os << " * All pointers are host pointers.\n";
   // Both pipelines write each result into its buffer as kernels produce it

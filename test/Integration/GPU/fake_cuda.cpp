@@ -41,6 +41,22 @@ CUresult cuDevicePrimaryCtxRetain(CUcontext *context, CUdevice) {
   return CUDA_SUCCESS;
 }
 CUresult cuCtxSetCurrent(CUcontext) { return CUDA_SUCCESS; }
+
+// The device's memory pool, whose release threshold tests read back
+// (caller-stream.test).
+cuuint64_t fake_cuda_release_threshold = 0;
+CUresult cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice) {
+  static int token;
+  *pool = reinterpret_cast<CUmemoryPool>(&token);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemPoolSetAttribute(CUmemoryPool, CUmemPool_attribute attribute,
+                               void *value) {
+  if (attribute != CU_MEMPOOL_ATTR_RELEASE_THRESHOLD)
+    return CUDA_ERROR_NOT_SUPPORTED;
+  fake_cuda_release_threshold = *static_cast<cuuint64_t *>(value);
+  return CUDA_SUCCESS;
+}
 CUresult cuGetErrorName(CUresult error, const char **name) {
   *name = error == CUDA_ERROR_NOT_SUPPORTED ? "CUDA_ERROR_NOT_SUPPORTED"
                                             : "fake CUDA error";

@@ -4,7 +4,8 @@
 // mgpuStreamDestroy leaves it alive (the fake driver fails a synchronize
 // of a destroyed stream, which the runtime turns into an abort); without
 // one, each mgpuStreamCreate makes a stream of its own, which
-// mgpuStreamDestroy destroys. The setting is per thread. The saved values
+// mgpuStreamDestroy destroys. The setting is per thread. The device's
+// memory pool keeps what is freed (its release threshold). The saved values
 // of a compiled step are allocated on the caller's stream, else on the
 // legacy default stream (trace_rt_cuda_alloc), and released on the legacy
 // default stream (trace_rt_cuda_free: the caller's may be gone by then);
@@ -38,6 +39,11 @@ void check(bool ok, const char *what) {
 int main() {
   void *own = mgpuStreamCreate();
   check(own != nullptr, "without a caller's stream: a stream of its own");
+  // The pool keeps what a call frees for the next one.
+  auto *threshold = static_cast<cuuint64_t *>(
+      dlsym(RTLD_DEFAULT, "fake_cuda_release_threshold"));
+  check(threshold && *threshold == ~cuuint64_t(0),
+        "the device's pool keeps freed memory (release threshold UINT64_MAX)");
   mgpuStreamDestroy(own);
   check(cuStreamSynchronize(static_cast<CUstream>(own)) != CUDA_SUCCESS,
         "which mgpuStreamDestroy destroys");
