@@ -109,6 +109,15 @@ def _remat_flags(remat):
                      "fraction between 0 and 1 or a byte count")
 
 
+def _plain(value):
+    """Whether `value` is a tensor whose data pointer holds all of it: a
+    tensor or a Parameter, not another tensor subclass (a DTensor holds one
+    rank's shard). issubclass, not isinstance: a Parameter made of a
+    DTensor passes isinstance(_, Parameter)."""
+    return type(value) is torch.Tensor or \
+        issubclass(type(value), torch.nn.Parameter)
+
+
 def _input_names(traced):
     """The forward's argument names as the importer spells them."""
     inputs = list(traced.graph.inputs())[1:]  # the first is self
@@ -426,17 +435,20 @@ class CompiledModule(torch.nn.Module):
         return self._libraries[key]
 
     def _compile(self, inputs, training):
-        # A wrapper that took the parameters out of their modules (FSDP)
-        # leaves nothing the tracer can read as the model's weights.
+        # A wrapper that took the parameters out of their modules (FSDP 1)
+        # or sharded them in place (FSDP 2's DTensors) leaves nothing the
+        # tracer can read as the model's weights.
         recorded = {".".join(path) for _, path in self._paths[0]}
-        if {n for n, _ in self.module.named_parameters()} != recorded:
+        now = dict(self.module.named_parameters())
+        if set(now) != recorded or not all(map(_plain, now.values())):
             raise TraceMLIRError(
                 f"trace_mlir: cannot compile {type(self.module).__name__} "
                 f"for {'training' if training else 'eval'} mode and input "
                 f"shapes {[list(t.shape) for t in inputs]}: its parameters "
-                "are no longer in its modules (a wrapper such as FSDP took "
-                "them); call the compiled module once in each mode and on "
-                "each input shape before wrapping it")
+                "are no longer plain tensors in its modules (a wrapper such "
+                "as FSDP took or sharded them); call the compiled module "
+                "once in each mode and on each input shape before wrapping "
+                "it")
         # The compiler's LibTorch (Debian's) has no CUDA, so the archive it
         # reads holds CPU tensors: a module on the GPU is traced as a copy
         # on the CPU.
@@ -544,12 +556,7 @@ class CompiledModule(torch.nn.Module):
                         f"trace_mlir: {type(self.module).__name__} has no "
                         f"tensor '{'.'.join(path)}' any more, which the "
                         "compiled step reads")
-            # A tensor subclass other than a Parameter (a DTensor, whose
-            # data is one rank's shard) is not the whole tensor the step
-            # reads at its data pointer. (issubclass, not isinstance: a
-            # Parameter of a DTensor passes isinstance(_, Parameter).)
-            if not (type(value) is torch.Tensor or
-                    issubclass(type(value), torch.nn.Parameter)):
+            if not _plain(value):
                 raise TraceMLIRError(
                     f"trace_mlir: '{'.'.join(path)}' is a "
                     f"{type(value).__name__}, not a plain tensor; a sharded "

@@ -189,7 +189,7 @@ def after_flattening(cache):
     flattened = Flattened(model)
     wider = tuple(torch.cat([t, t]) for t in gpt_batch(gen))
     raises("a new input shape after the flattening raises TraceMLIRError",
-           compiled, wider, ["no longer in its modules",
+           compiled, wider, ["no longer plain tensors in its modules",
                              "before wrapping it"])
     flattened.use_views()
     model.lm_head.weight = model.lm_head.weight.as_subclass(Shard)
