@@ -9,7 +9,8 @@ Each check prints one PASS or FAIL line; the script exits 1 if any failed.
 Without a GPU: target="cuda" compiles the GPT fixture, the cache entry
 says cuda (its interface's memory and set_stream, step.module.json's
 target), the values fwd saves are the library's and bwd takes them
-donated (its interface's release, "saved" and "donated" slots), and where the CUDA driver is missing, building the module raises
+donated (its interface's release, "saved" and "donated" slots), and
+where the CUDA driver is missing, building the module raises
 TraceMLIRError naming libcuda.so.1 rather than crashing.
 
 With a GPU (torch.cuda.is_available(), or --run on a library --prepare
