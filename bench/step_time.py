@@ -23,8 +23,12 @@ Predicted MB is what trace-compile's memory report predicts for the
 compiled step (trace-resident-report: the planned buffers of the code
 that runs, counted as the peak is measured here); trace model MB is the
 trace-level model of trace-memory-report, before bufferization and
-fusion; floor MB is what any plan must hold (the gradients plus the
-largest transient).
+fusion; live MB is the most bytes the compiled step's buffers hold live
+at once (trace-resident-report: the prediction less the arena pages that
+hold no live buffer), the least any placement of the same buffers in the
+same order needs, one arena across forward and backward included; floor
+MB is what any plan must hold (the gradients plus the largest
+transient).
 
 Gradients are compared with eager's (rtol 1e-3, atol 1e-5 on the CPU;
 rtol 1e-2, atol 1e-4 on the GPU, where TF32 and reduction orders differ),
@@ -518,12 +522,13 @@ def predicted_mb(directory, label):
     above the weights and inputs: the compiled step's figure (from the
     planned buffers, trace-resident-report; the CPU only) and the trace
     model's (trace-memory-report before bufferization: the larger of
-    forward's and backward's allocated peaks); and the floor any plan
-    needs (the gradients plus the largest transient), in MB; empty for
-    the torch variants."""
+    forward's and backward's allocated peaks); the compiled step's live
+    bytes (the least any placement of its buffers needs); and the floor
+    any plan needs (the gradients plus the largest transient), in MB;
+    empty for the torch variants."""
     path = os.path.join(directory, plan_dir(label), "memory-report.json")
     if not os.path.exists(path):
-        return "", "", ""
+        return "", "", "", ""
     with open(path) as f:
         data = json.load(f)
     step = data["functions"][0]
@@ -532,11 +537,13 @@ def predicted_mb(directory, label):
     floor = bwd["result_bytes"] + bwd["largest_transient_bytes"]
     steps = data.get("compiled", {}).get("steps", [])
     compiled = f"{steps[0]['peak_bytes'] / 2**20:.1f}" if steps else ""
+    live = (f"{steps[0]['live_peak_bytes'] / 2**20:.1f}"
+            if steps and "live_peak_bytes" in steps[0] else "")
     # A step the simulation could not follow (trace-resident-report's
     # "modelled": false) says so rather than print a figure to trust.
     if steps and not steps[0].get("modelled", False):
         compiled += " (not modelled)"
-    return compiled, f"{model / 2**20:.1f}", f"{floor / 2**20:.1f}"
+    return compiled, f"{model / 2**20:.1f}", live, f"{floor / 2**20:.1f}"
 
 
 def report(directory, rounds=1):
@@ -565,18 +572,19 @@ def report(directory, rounds=1):
           + (f", median of {rounds} processes taking turns"
              if rounds > 1 and cfg["device"] == "cpu" else ""))
     print(f"| variant | step ms | vs eager | kept-heap ms | vs eager | peak MB "
-          f"| predicted MB | trace model MB | floor MB "
+          f"| predicted MB | trace model MB | live MB | floor MB "
           f"| gradients vs eager (rtol {rtol:g}) | trace-compile s |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|")
     eager_ms = rows[0][1].get("ms")
     eager_kept = rows[0][1].get("kept_ms")
     failed = False
     for label, r in rows:
         compile_s = f"{seconds[label]:.0f}" if label in seconds else ""
-        predicted, model, floor = predicted_mb(directory, label)
+        predicted, model, live, floor = predicted_mb(directory, label)
         if "na" in r or "error" in r:
             failed |= "error" in r
-            print(f"| {label} | n/a | | | | | {predicted} | {model} | {floor} "
+            print(f"| {label} | n/a | | | | | {predicted} | {model} | {live} "
+                  f"| {floor} "
                   f"| {r.get('na') or r['error']} | {compile_s} |")
             continue
         failed |= "mismatch" in r
@@ -586,7 +594,8 @@ def report(directory, rounds=1):
         kept_ratio = (f"{r['kept_ms'] / eager_kept:.2f}"
                       if "kept_ms" in r and eager_kept else "")
         print(f"| {label} | {r['ms']:.1f} | {ratio} | {kept} | {kept_ratio} "
-              f"| {r['peak_mb']:.1f} | {predicted} | {model} | {floor} | {ok} "
+              f"| {r['peak_mb']:.1f} | {predicted} | {model} | {live} | {floor} "
+              f"| {ok} "
               f"| {compile_s} |")
     return 1 if failed else 0
 

@@ -85,6 +85,61 @@ Value root(Value value, std::optional<std::pair<int64_t, int64_t>> &range) {
   return value;
 }
 
+/// The lifetimes of the buffers cut from `arena` (trace-plan-buffers'
+/// `memref.view`s at constant offsets), as page ranges of the arena that
+/// become live before the op at a position of `body` and die after the
+/// op at a position: a buffer is live from the first op that touches it
+/// (its bytes are written before they are read) to the last that uses
+/// it, through views, casts and any other op free of memory effects that
+/// yields a memref. None where a view's offset is not a constant.
+struct ArenaLifetimes {
+  /// Position -> page ranges [first, last) that start or end there.
+  std::map<size_t, SmallVector<std::pair<int64_t, int64_t>>> starts, ends;
+};
+
+std::optional<ArenaLifetimes>
+arenaLifetimes(Block &body, Value arena, int64_t pages,
+               const DenseMap<Operation *, size_t> &position) {
+  ArenaLifetimes lifetimes;
+  for (Operation *user : arena.getUsers()) {
+    auto view = dyn_cast<memref::ViewOp>(user);
+    if (!view)
+      continue;
+    std::optional<int64_t> shift = constantIndex(view.getByteShift());
+    if (!shift)
+      return std::nullopt;
+    int64_t bytes = memrefBytes(view.getType());
+    std::optional<size_t> first, last;
+    SmallVector<Value> worklist{view.getResult()};
+    while (!worklist.empty()) {
+      Value current = worklist.pop_back_val();
+      for (Operation *use : current.getUsers()) {
+        // A view, a cast, the metadata of a descriptor: the same bytes.
+        if (isMemoryEffectFree(use))
+          for (Value result : use->getResults())
+            if (isa<BaseMemRefType>(result.getType()))
+              worklist.push_back(result);
+        Operation *inBody = body.findAncestorOpInBlock(*use);
+        if (!inBody)
+          continue;
+        size_t at = position.at(inBody);
+        last = std::max(last.value_or(0), at);
+        if (!isMemoryEffectFree(inBody))
+          first = std::min(first.value_or(at), at);
+      }
+    }
+    if (!bytes || !first)
+      continue;
+    std::pair<int64_t, int64_t> range{
+        std::clamp<int64_t>(*shift / kResidentPage, 0, pages),
+        std::clamp<int64_t>((*shift + bytes - 1) / kResidentPage + 1, 0,
+                            pages)};
+    lifetimes.starts[*first].push_back(range);
+    lifetimes.ends[std::max(*first, *last)].push_back(range);
+  }
+  return lifetimes;
+}
+
 } // namespace
 
 const ResidentProfile &ResidentSimulator::simulate(func::FuncOp function,
@@ -129,6 +184,7 @@ ResidentProfile ResidentSimulator::run(func::FuncOp function, bool topLevel) {
     if (current > p.peak) {
       p.peak = current;
       p.peakAt = op;
+      p.freedDonatedBeforePeak = p.freedDonatedBytes;
     }
   };
   if (topLevel) {
@@ -346,11 +402,50 @@ ResidentProfile ResidentSimulator::run(func::FuncOp function, bool topLevel) {
     });
     note(&op);
   };
+  // The live bytes: what is resident less the arena's resident pages
+  // that hold no live buffer (kept for a later buffer, or not yet handed
+  // back). Every other resident byte is live: a donated value until its
+  // free at its last read, an out-parameter from its write on, an
+  // allocation of the library's own until its free.
+  DenseMap<Operation *, size_t> position;
+  for (Operation &op : body)
+    position[&op] = position.size();
+  std::optional<ArenaLifetimes> lifetimes;
+  if (arena)
+    lifetimes = arenaLifetimes(body, arena, arenaPages.size(), position);
+  SmallVector<int> liveCount(arenaPages.size());
+  llvm::BitVector livePages(arenaPages.size()), idle;
+  auto mark = [&](auto found, auto &byPosition, int delta) {
+    if (found == byPosition.end())
+      return;
+    for (auto [first, last] : found->second)
+      for (int64_t page = first; page < last; ++page) {
+        liveCount[page] += delta;
+        livePages[page] = liveCount[page] > 0;
+      }
+  };
   for (Operation &op : body) {
+    size_t at = p.steps.size();
+    if (lifetimes)
+      mark(lifetimes->starts.find(at), lifetimes->starts, +1);
+    // The arena's idle pages as the op starts: those it makes resident
+    // are its own buffers'.
+    int64_t idleBytes = 0;
+    if (lifetimes) {
+      idle = arenaPages;
+      idle.reset(livePages);
+      idleBytes = static_cast<int64_t>(idle.count()) * kResidentPage;
+    }
     during = current;
     step(op);
     p.steps.push_back({&op, std::max(during, current), arenaLive});
+    p.livePeak = std::max(p.livePeak, p.steps.back().resident - idleBytes);
+    if (lifetimes)
+      mark(lifetimes->ends.find(at), lifetimes->ends, -1);
   }
+  // Without the buffers' lifetimes, every resident page counts as live.
+  if (arena && !lifetimes)
+    p.livePeak = p.peak;
   // What stays resident after the return: the arena and every
   // temporary are freed by then; out-parameters and returned buffers
   // are the caller's.

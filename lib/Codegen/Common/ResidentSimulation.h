@@ -43,6 +43,17 @@ struct ResidentProfile {
   int64_t outBytes = 0, returnedBytes = 0;
   /// Donated arguments (resident at entry) and what of them was freed.
   int64_t donatedBytes = 0, freedDonatedBytes = 0;
+  /// What of them was freed before the peak. Where this is 0, every
+  /// donated value is still to be read when the peak comes, so no plan
+  /// that gives their bytes to the temporaries lowers the peak.
+  int64_t freedDonatedBeforePeak = 0;
+  /// The most bytes live at once, in the same op order: the peak less
+  /// the arena's resident pages that hold no live buffer (a buffer is
+  /// live from the first op that touches it to its last use). No
+  /// placement of these buffers peaks lower, one that shares the donated
+  /// values' bytes with the temporaries included: a donated value is
+  /// live until its free, at its last read.
+  int64_t livePeak = 0;
   int64_t arenaBytes = 0, arenaPeak = 0, releasedBytes = 0;
   bool modelled = true;
   std::string why;

@@ -65,7 +65,9 @@ struct TraceResidentReportPass final
                << " at the return; arena " << p.arenaBytes << " ("
                << p.arenaPeak << " resident at most, " << p.releasedBytes
                << " released), donated " << p.donatedBytes << " ("
-               << p.freedDonatedBytes << " freed)";
+               << p.freedDonatedBytes << " freed, "
+               << p.freedDonatedBeforePeak << " before the peak); live peak "
+               << p.livePeak;
         if (!p.modelled)
           remark << "; not modelled: " << p.why;
       }
@@ -80,6 +82,9 @@ struct TraceResidentReportPass final
                              {"returned_bytes", p.returnedBytes},
                              {"donated_bytes", p.donatedBytes},
                              {"freed_donated_bytes", p.freedDonatedBytes},
+                             {"freed_donated_before_peak_bytes",
+                              p.freedDonatedBeforePeak},
+                             {"live_peak_bytes", p.livePeak},
                              {"arena_bytes", p.arenaBytes},
                              {"arena_resident_peak_bytes", p.arenaPeak},
                              {"released_bytes", p.releasedBytes}});

@@ -7,9 +7,13 @@
 // hands %a's back; the copy writes the out-parameter (%out, after the one
 // input: 4096 bytes, below glibc's mapping threshold, so its bytes); the
 // arena's dealloc drops the rest. The out-parameter is held at the return.
-// CHECK: remark: trace-resident-report: peak 131072 bytes above the entry, holds 4096 at the return; arena 131072 (131072 resident at most, 65536 released), donated 0 (0 freed)
+// %a's last use is the first fill, so at the second its 16 pages are
+// resident and idle (the release comes after): the live bytes peak at the
+// copy, %b and %out (65536 + 4096).
+// CHECK: remark: trace-resident-report: peak 131072 bytes above the entry, holds 4096 at the return; arena 131072 (131072 resident at most, 65536 released), donated 0 (0 freed, 0 before the peak); live peak 69632
 // JSON: "arena_bytes": 131072,
 // JSON: "held_bytes": 4096,
+// JSON: "live_peak_bytes": 69632,
 // JSON: "name": "arena",
 // JSON: "out_bytes": 4096,
 // JSON: "peak_at": "linalg.fill at
@@ -37,8 +41,9 @@ func.func @arena(%in: memref<1024xf32>, %out: memref<1024xf32>)
 // -----
 
 // A donated argument (one the function frees) is resident at the entry and
-// goes at its dealloc; an input is not counted. %t (128 KiB) is the peak.
-// CHECK: remark: trace-resident-report: peak 131072 bytes above the entry, holds 0 at the return; arena 0 (0 resident at most, 0 released), donated 65536 (65536 freed)
+// goes at its dealloc; an input is not counted. %t (128 KiB) is the peak,
+// before the donated value is freed: every byte resident there is live.
+// CHECK: remark: trace-resident-report: peak 131072 bytes above the entry, holds 0 at the return; arena 0 (0 resident at most, 0 released), donated 65536 (65536 freed, 0 before the peak); live peak 131072
 func.func @donated(%saved: memref<16384xf32>, %w: memref<16384xf32>)
     attributes {trace.inputs = 2 : i64} {
   %zero = arith.constant 0.0 : f32
@@ -53,10 +58,27 @@ func.func @donated(%saved: memref<16384xf32>, %w: memref<16384xf32>)
 
 // -----
 
+// The donated value (64 KiB) is freed at its last read, before the
+// backward's larger temporary (128 KiB) is written: the peak comes after
+// the free, the temporary alone.
+// CHECK: remark: trace-resident-report: peak 65536 bytes above the entry, holds 0 at the return; arena 0 (0 resident at most, 0 released), donated 65536 (65536 freed, 65536 before the peak); live peak 65536
+func.func @donated_first(%saved: memref<16384xf32>)
+    attributes {trace.inputs = 1 : i64} {
+  %zero = arith.constant 0.0 : f32
+  "test.use"(%saved) : (memref<16384xf32>) -> ()
+  memref.dealloc %saved : memref<16384xf32>
+  %t = memref.alloc() : memref<32768xf32>
+  linalg.fill ins(%zero : f32) outs(%t : memref<32768xf32>)
+  memref.dealloc %t : memref<32768xf32>
+  return
+}
+
+// -----
+
 // A layer's function adds its own peak (%s, 64 KiB) for the length of the
 // call, on top of the caller's %x (64 KiB); a returned allocation (a saved
 // value, allocated by the library) is held.
-// CHECK: remark: trace-resident-report: peak 131072 bytes above the entry, holds 65536 at the return; arena 0 (0 resident at most, 0 released), donated 0 (0 freed)
+// CHECK: remark: trace-resident-report: peak 131072 bytes above the entry, holds 65536 at the return; arena 0 (0 resident at most, 0 released), donated 0 (0 freed, 0 before the peak); live peak 131072
 // JSON: "name": "calls",
 // JSON: "peak_at": "func.call at
 // JSON: "returned_bytes": 65536
@@ -79,7 +101,7 @@ func.func @calls(%in: memref<16384xf32>) -> memref<16384xf32>
 // -----
 
 // More than one block: not modelled, and said so.
-// CHECK: remark: trace-resident-report: peak 0 bytes above the entry, holds 0 at the return; arena 0 (0 resident at most, 0 released), donated 0 (0 freed); not modelled: more than one block
+// CHECK: remark: trace-resident-report: peak 0 bytes above the entry, holds 0 at the return; arena 0 (0 resident at most, 0 released), donated 0 (0 freed, 0 before the peak); live peak 0; not modelled: more than one block
 func.func @branches(%c: i1) {
   cf.cond_br %c, ^a, ^b
 ^a:

@@ -398,6 +398,22 @@ def TraceResidentReportPass : Pass<"trace-resident-report", "ModuleOp"> {
     of unknown size or one inside a region (a loop's body) is "not
     modelled", and the remark and JSON say why.
 
+    Next to the peak, two figures say what a better plan could gain:
+
+    - the donated bytes freed before the peak: where it is 0, every
+      saved value is still to be read when the peak comes;
+    - the live peak: at each op, what is resident less the arena's
+      resident pages that hold no live buffer (a buffer cut from the
+      arena is live from the first op that touches it to its last use,
+      through views and casts), the most of it over the function. Every
+      other resident byte is live (a donated value until its free at its
+      last read, an out-parameter once written, an allocation until its
+      free). No placement of these buffers in this op order, one arena
+      shared by the saved values and the backward's temporaries
+      included, peaks lower, pages counted whole. The gap between the
+      peak and the live peak is what page releases and placement leave
+      on the table.
+
     Memory is counted as glibc gives it with `MALLOC_MMAP_THRESHOLD_=65536`
     (what `bench/step_time.py` measures the peak with): a block of 64 KiB
     or more is its own mapping, resident by whole pages as it is touched
@@ -408,7 +424,8 @@ def TraceResidentReportPass : Pass<"trace-resident-report", "ModuleOp"> {
     `print` emits each function's figures as a remark; `output` writes
     them as JSON (`trace-compile` puts them in `memory-report.json` and
     its table, and adds the step's peak: the larger of `@f_fwd`'s peak
-    and what it holds plus `@f_bwd`'s). The pass then removes
+    and what it holds plus `@f_bwd`'s, and its live peak, the same sum of
+    live peaks). The pass then removes
     `trace.inputs`, which has no meaning further down; the CPU pipeline
     always runs it, so that the attribute does not reach LLVM.
   }];
