@@ -24,9 +24,10 @@ compiled step (trace-resident-report: the planned buffers of the code
 that runs, counted as the peak is measured here); trace model MB is the
 trace-level model of trace-memory-report, before bufferization and
 fusion; live MB is the most bytes the compiled step's buffers hold live
-at once (trace-resident-report: the prediction less the arena pages that
-hold no live buffer), the least any placement of the same buffers in the
-same order needs, one arena across forward and backward included; floor
+at once (trace-resident-report: over the ops, what is resident less the
+arena pages that hold no live buffer), the peak if each page were held
+only while a buffer on it is live, one arena across forward and backward
+included; floor
 MB is what any plan must hold (the gradients plus the largest
 transient).
 
@@ -523,7 +524,7 @@ def predicted_mb(directory, label):
     planned buffers, trace-resident-report; the CPU only) and the trace
     model's (trace-memory-report before bufferization: the larger of
     forward's and backward's allocated peaks); the compiled step's live
-    bytes (the least any placement of its buffers needs); and the floor
+    bytes (its peak were every page held only while live); and the floor
     any plan needs (the gradients plus the largest transient), in MB;
     empty for the torch variants."""
     path = os.path.join(directory, plan_dir(label), "memory-report.json")
@@ -538,7 +539,8 @@ def predicted_mb(directory, label):
     steps = data.get("compiled", {}).get("steps", [])
     compiled = f"{steps[0]['peak_bytes'] / 2**20:.1f}" if steps else ""
     live = (f"{steps[0]['live_peak_bytes'] / 2**20:.1f}"
-            if steps and "live_peak_bytes" in steps[0] else "")
+            if steps and "live_peak_bytes" in steps[0]
+            and steps[0].get("modelled", False) else "")
     # A step the simulation could not follow (trace-resident-report's
     # "modelled": false) says so rather than print a figure to trust.
     if steps and not steps[0].get("modelled", False):

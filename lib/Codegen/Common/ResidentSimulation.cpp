@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/BitVector.h"
@@ -108,14 +109,26 @@ arenaLifetimes(Block &body, Value arena, int64_t pages,
     std::optional<int64_t> shift = constantIndex(view.getByteShift());
     if (!shift)
       return std::nullopt;
+    // A zero-size view (one byte in the plan) is touched as the whole
+    // arena (`root` finds no range for it).
     int64_t bytes = memrefBytes(view.getType());
+    if (!bytes)
+      return std::nullopt;
     std::optional<size_t> first, last;
     SmallVector<Value> worklist{view.getResult()};
     while (!worklist.empty()) {
       Value current = worklist.pop_back_val();
       for (Operation *use : current.getUsers()) {
-        // A view, a cast, the metadata of a descriptor: the same bytes.
-        if (isMemoryEffectFree(use))
+        // Yielded from a region or carried into one: an alias this walk
+        // does not follow.
+        if (use->hasTrait<OpTrait::IsTerminator>() ||
+            isa<RegionBranchOpInterface>(use))
+          return std::nullopt;
+        // A view, a cast, the metadata of a descriptor: the same bytes;
+        // so is its address as an integer.
+        if (isa<memref::ExtractAlignedPointerAsIndexOp>(use))
+          llvm::append_range(worklist, use->getResults());
+        else if (isMemoryEffectFree(use))
           for (Value result : use->getResults())
             if (isa<BaseMemRefType>(result.getType()))
               worklist.push_back(result);
@@ -128,14 +141,14 @@ arenaLifetimes(Block &body, Value arena, int64_t pages,
           first = std::min(first.value_or(at), at);
       }
     }
-    if (!bytes || !first)
+    if (!first)
       continue;
     std::pair<int64_t, int64_t> range{
         std::clamp<int64_t>(*shift / kResidentPage, 0, pages),
         std::clamp<int64_t>((*shift + bytes - 1) / kResidentPage + 1, 0,
                             pages)};
     lifetimes.starts[*first].push_back(range);
-    lifetimes.ends[std::max(*first, *last)].push_back(range);
+    lifetimes.ends[*last].push_back(range);
   }
   return lifetimes;
 }
@@ -178,9 +191,13 @@ ResidentProfile ResidentSimulator::run(func::FuncOp function, bool topLevel) {
   // Whether the arena is still allocated, and the most resident while
   // the current op runs (a callee's peak on top).
   bool arenaLive = false;
-  int64_t during = 0;
-  auto note = [&](Operation *op) {
+  int64_t during = 0, duringLive = 0;
+  // `live`: all of `current` counts towards the live bytes (not a
+  // callee's peak, whose own idle pages are not live).
+  auto note = [&](Operation *op, bool live = true) {
     during = std::max(during, current);
+    if (live)
+      duringLive = std::max(duringLive, current);
     if (current > p.peak) {
       p.peak = current;
       p.peakAt = op;
@@ -363,8 +380,9 @@ ResidentProfile ResidentSimulator::run(func::FuncOp function, bool topLevel) {
           p.modelled = false;
           p.why = "@" + inner.name + ": " + inner.why;
         }
+        duringLive = std::max(duringLive, current + inner.livePeak);
         current += inner.peak;
-        note(&op);
+        note(&op, /*live=*/false);
         current -= inner.peak;
       }
       for (Value result : call.getResults())
@@ -436,16 +454,17 @@ ResidentProfile ResidentSimulator::run(func::FuncOp function, bool topLevel) {
       idle.reset(livePages);
       idleBytes = static_cast<int64_t>(idle.count()) * kResidentPage;
     }
-    during = current;
+    during = duringLive = current;
     step(op);
     p.steps.push_back({&op, std::max(during, current), arenaLive});
-    p.livePeak = std::max(p.livePeak, p.steps.back().resident - idleBytes);
+    p.livePeak =
+        std::max(p.livePeak, std::max(duringLive, current) - idleBytes);
     if (lifetimes)
       mark(lifetimes->ends.find(at), lifetimes->ends, -1);
   }
   // Without the buffers' lifetimes, every resident page counts as live.
   if (arena && !lifetimes)
-    p.livePeak = p.peak;
+    p.livePeak = std::max(p.livePeak, p.peak);
   // What stays resident after the return: the arena and every
   // temporary are freed by then; out-parameters and returned buffers
   // are the caller's.

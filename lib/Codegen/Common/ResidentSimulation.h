@@ -47,12 +47,14 @@ struct ResidentProfile {
   /// donated value is still to be read when the peak comes, so no plan
   /// that gives their bytes to the temporaries lowers the peak.
   int64_t freedDonatedBeforePeak = 0;
-  /// The most bytes live at once, in the same op order: the peak less
-  /// the arena's resident pages that hold no live buffer (a buffer is
-  /// live from the first op that touches it to its last use). No
-  /// placement of these buffers peaks lower, one that shares the donated
-  /// values' bytes with the temporaries included: a donated value is
-  /// live until its free, at its last read.
+  /// The most bytes live at once: over the ops, what is resident less
+  /// the arena's resident pages that hold no live buffer (one is live
+  /// from the first op that touches it to its last use), a callee's live
+  /// peak on top during its call. The peak if each arena page were
+  /// resident only while a buffer on it is live: no placement with these
+  /// buffers' page footprints, in this op order, does better, one that
+  /// gives the donated values' bytes to the temporaries included (a
+  /// donated value is live until its free, at its last read).
   int64_t livePeak = 0;
   int64_t arenaBytes = 0, arenaPeak = 0, releasedBytes = 0;
   bool modelled = true;

@@ -370,8 +370,9 @@ LogicalResult addCompiledPrediction(StringRef resident, StringRef reportJson,
     int64_t fwdPeak = bytes(fwd, "peak_bytes"),
             held = bytes(fwd, "held_bytes"), bwdPeak = bytes(bwd, "peak_bytes");
     int64_t peak = std::max(fwdPeak, held + bwdPeak);
-    // What the buffers hold live, in the same order: no placement of
-    // them peaks lower, not even one arena across fwd and bwd.
+    // What the buffers hold live, in the same order: no placement with
+    // their page footprints peaks lower, not even one arena across fwd
+    // and bwd.
     int64_t live = std::max(bytes(fwd, "live_peak_bytes"),
                             held + bytes(bwd, "live_peak_bytes"));
     bool modelled = fwd->getBoolean("modelled").value_or(false) &&
@@ -405,10 +406,12 @@ LogicalResult addCompiledPrediction(StringRef resident, StringRef reportJson,
        << mb(bytes(bwd, "freed_donated_before_peak_bytes"))
        << " of them before its peak)\n"
        << "  predicted step peak above the weights and inputs: " << mb(peak)
-       << (modelled ? "" : " (not modelled: " + why + ")") << "\n"
-       << "  its buffers' live bytes peak at " << mb(live)
-       << ": no placement of them peaks lower, one arena shared by the "
-          "saved values and the backward's temporaries included\n";
+       << (modelled ? "" : " (not modelled: " + why + ")") << "\n";
+    if (modelled)
+      os << "  its buffers' live bytes peak at " << mb(live)
+         << " (pages counted whole): what holding each page only while a "
+            "buffer on it is live would reach, one arena shared by the "
+            "saved values and the backward's temporaries included\n";
   }
   report->getAsObject()->insert(
       {"compiled", llvm::json::Object{{"source", "trace-resident-report"},

@@ -12,6 +12,7 @@
 // copy, %b and %out (65536 + 4096).
 // CHECK: remark: trace-resident-report: peak 131072 bytes above the entry, holds 4096 at the return; arena 131072 (131072 resident at most, 65536 released), donated 0 (0 freed, 0 before the peak); live peak 69632
 // JSON: "arena_bytes": 131072,
+// JSON: "freed_donated_before_peak_bytes": 0,
 // JSON: "held_bytes": 4096,
 // JSON: "live_peak_bytes": 69632,
 // JSON: "name": "arena",
@@ -35,6 +36,53 @@ func.func @arena(%in: memref<1024xf32>, %out: memref<1024xf32>)
   %head = memref.subview %b[0] [1024] [1] : memref<16384xf32> to memref<1024xf32, strided<[1]>>
   memref.copy %head, %out : memref<1024xf32, strided<[1]>> to memref<1024xf32>
   memref.dealloc %arena : memref<131072xi8>
+  return
+}
+
+// -----
+
+// A copy from %a into %b holds both live: %a to its last use, %b from
+// its first, on the pages %c left resident and idle. A lifetime that
+// started after its op, or ended before it, would leave half idle there.
+// CHECK: remark: trace-resident-report: peak 131072 bytes above the entry, holds 0 at the return; arena 131072 (131072 resident at most, 0 released), donated 0 (0 freed, 0 before the peak); live peak 131072
+func.func @live_copy(%in: memref<1024xf32>) attributes {trace.inputs = 1 : i64} {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c64k = arith.constant 65536 : index
+  %arena = memref.alloc() {alignment = 4096 : i64} : memref<131072xi8>
+  %a = memref.view %arena[%c0][] : memref<131072xi8> to memref<16384xf32>
+  %b = memref.view %arena[%c64k][] : memref<131072xi8> to memref<16384xf32>
+  %c = memref.view %arena[%c64k][] : memref<131072xi8> to memref<16384xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<16384xf32>)
+  "test.use"(%c) : (memref<16384xf32>) -> ()
+  linalg.fill ins(%zero : f32) outs(%a : memref<16384xf32>)
+  memref.copy %a, %b : memref<16384xf32> to memref<16384xf32>
+  "test.use"(%b) : (memref<16384xf32>) -> ()
+  memref.dealloc %arena : memref<131072xi8>
+  return
+}
+
+// -----
+
+// A callee with an arena of its own adds its peak to the caller's, and
+// its live peak to the caller's live bytes: its %p is idle when %q is
+// written.
+// CHECK: remark: trace-resident-report: peak 131072 bytes above the entry, holds 0 at the return; arena 0 (0 resident at most, 0 released), donated 0 (0 freed, 0 before the peak); live peak 65536
+func.func private @own_arena() {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c64k = arith.constant 65536 : index
+  %arena = memref.alloc() {alignment = 4096 : i64} : memref<131072xi8>
+  %p = memref.view %arena[%c0][] : memref<131072xi8> to memref<16384xf32>
+  %q = memref.view %arena[%c64k][] : memref<131072xi8> to memref<16384xf32>
+  linalg.fill ins(%zero : f32) outs(%p : memref<16384xf32>)
+  linalg.fill ins(%zero : f32) outs(%q : memref<16384xf32>)
+  "test.use"(%q) : (memref<16384xf32>) -> ()
+  memref.dealloc %arena : memref<131072xi8>
+  return
+}
+func.func @calls_own_arena() attributes {trace.inputs = 0 : i64} {
+  call @own_arena() : () -> ()
   return
 }
 

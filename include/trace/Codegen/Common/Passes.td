@@ -405,14 +405,19 @@ def TraceResidentReportPass : Pass<"trace-resident-report", "ModuleOp"> {
     - the live peak: at each op, what is resident less the arena's
       resident pages that hold no live buffer (a buffer cut from the
       arena is live from the first op that touches it to its last use,
-      through views and casts), the most of it over the function. Every
-      other resident byte is live (a donated value until its free at its
-      last read, an out-parameter once written, an allocation until its
-      free). No placement of these buffers in this op order, one arena
-      shared by the saved values and the backward's temporaries
-      included, peaks lower, pages counted whole. The gap between the
-      peak and the live peak is what page releases and placement leave
-      on the table.
+      through views and casts), with a callee's live peak on top during
+      its call; the most of it over the function. Every other resident
+      byte counts as live (a donated value until its free at its last
+      read, an out-parameter once written, an allocation until its
+      free). It is the peak if each arena page were resident only while
+      a buffer on it is live: no placement with these buffers' page
+      footprints, in this op order (a layer's call as one op), does
+      better, one arena shared by the saved values and the backward's
+      temporaries included; packing them tighter gains at most about a
+      page per live buffer. The gap between the peak and the live peak is
+      what page releases and placement leave on the table. Where a view
+      of the arena is at an unknown offset, of size 0, or yielded from a
+      region, every resident page counts as live.
 
     Memory is counted as glibc gives it with `MALLOC_MMAP_THRESHOLD_=65536`
     (what `bench/step_time.py` measures the peak with): a block of 64 KiB
