@@ -186,6 +186,8 @@ ResidentProfile ResidentSimulator::run(func::FuncOp function, bool topLevel) {
   llvm::MapVector<Value, Resident> buffers;
   Value arena;
   llvm::BitVector arenaPages;
+  // Which release handed each arena page back, while it stays out.
+  SmallVector<int> releasedBy;
   int64_t current = 0;
 
   // Whether the arena is still allocated, and the most resident while
@@ -244,6 +246,7 @@ ResidentProfile ResidentSimulator::run(func::FuncOp function, bool topLevel) {
       arenaLive = true;
       p.arenaBytes = type.getNumElements();
       arenaPages.resize(llvm::divideCeil(p.arenaBytes, kResidentPage));
+      releasedBy.assign(arenaPages.size(), -1);
       break;
     }
   }
@@ -257,9 +260,19 @@ ResidentProfile ResidentSimulator::run(func::FuncOp function, bool topLevel) {
       return;
     int64_t before = arenaResident();
     int64_t pages = arenaPages.size();
-    arenaPages.set(
-        std::clamp<int64_t>(begin / kResidentPage, 0, pages),
-        std::clamp<int64_t>((end - 1) / kResidentPage + 1, 0, pages));
+    int64_t first = std::clamp<int64_t>(begin / kResidentPage, 0, pages),
+            last = std::clamp<int64_t>((end - 1) / kResidentPage + 1, 0, pages);
+    for (int64_t page = first; page < last; ++page) {
+      int &by = releasedBy[page];
+      if (by < 0 || arenaPages[page])
+        continue;
+      auto &back = p.releases[by].back;
+      if (back.empty() || back.back().first != p.steps.size())
+        back.push_back({p.steps.size(), 0});
+      back.back().second += kResidentPage;
+      by = -1;
+    }
+    arenaPages.set(first, last);
     current += arenaResident() - before;
     p.arenaPeak = std::max(p.arenaPeak, arenaResident());
   };
@@ -331,7 +344,9 @@ ResidentProfile ResidentSimulator::run(func::FuncOp function, bool topLevel) {
         std::optional<int64_t> bytes = constantIndex(call.getOperand(2));
         if (offset && bytes) {
           // Every page the range touches, as the runtime does.
+          int64_t before = arenaResident();
           touchArena(std::max<int64_t>(*offset, 0), *offset + *bytes);
+          p.populates.push_back({call, arenaResident() - before});
           note(&op);
           return;
         }
@@ -357,12 +372,15 @@ ResidentProfile ResidentSimulator::run(func::FuncOp function, bool topLevel) {
           int64_t last =
               std::min(*offset + *bytes, p.arenaBytes) / kResidentPage;
           int64_t before = arenaResident();
+          for (int64_t page = first; page < last; ++page)
+            if (arenaPages[page])
+              releasedBy[page] = p.releases.size();
           if (last > first)
             arenaPages.reset(first, last);
           current -= before - arenaResident();
           p.releasedBytes += before - arenaResident();
           p.releases.push_back(
-              {call, p.steps.size(), before - arenaResident()});
+              {call, p.steps.size(), before - arenaResident(), {}});
         }
         return;
       }

@@ -69,14 +69,23 @@ struct ResidentProfile {
     bool arenaLive;
   };
   SmallVector<Step> steps;
-  /// Each trace_rt_release_pages call: its step and the bytes it handed
-  /// back (resident pages only).
+  /// Each trace_rt_release_pages call: its step, the bytes it handed
+  /// back (resident pages only), and the steps at which an op makes its
+  /// pages resident again, with their bytes (ascending; pages that stay
+  /// out go with the arena).
   struct Release {
     func::CallOp call;
     size_t step;
     int64_t bytes;
+    SmallVector<std::pair<size_t, int64_t>> back;
   };
   SmallVector<Release> releases;
+  /// Each trace_rt_populate_pages call and the bytes it made resident.
+  struct Populate {
+    func::CallOp call;
+    int64_t bytes;
+  };
+  SmallVector<Populate> populates;
 };
 
 class ResidentSimulator {

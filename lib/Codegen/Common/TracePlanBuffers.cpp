@@ -42,6 +42,9 @@ constexpr int64_t kAlignment = 64;
 /// the fewest bytes a populate call is worth: below two pages, a fault.
 constexpr int64_t kPage = 4096;
 constexpr int64_t kMinPopulateBytes = 2 * kPage;
+/// The fewest dead bytes a release hands back at once; trace-prune-releases
+/// then keeps only the releases that lower the peak.
+constexpr int64_t kMinReleaseBytes = 16 * kPage;
 /// The arena itself starts on a page, so that its pages are the pages the
 /// kernel counts: a release or populate of arena pages [a, b) is the
 /// kernel's pages [a, b), as trace-resident-report counts them.
@@ -176,47 +179,86 @@ int64_t livePeak(ArrayRef<Buffer> buffers) {
   return peak;
 }
 
-/// Places `function`'s temporaries in one arena; the arena's allocation,
-/// or null when there is nothing to plan.
-/// Where the arena's pages die: after the op at position `at`, the pages
-/// of `offset .. offset + bytes` are read by no later op.
-struct Release {
-  int64_t at, offset, bytes;
+/// Each page's lifetimes: the buffers on it, merged where they overlap or
+/// follow one another with no op between, as [start, end] positions and
+/// the first position an op touches one of them (-1: none does). Between
+/// two lifetimes the page holds nothing: the next buffer's bytes are
+/// written before they are read.
+struct PageLife {
+  int64_t start, end, touch;
 };
 
-/// The releases of an arena of `arenaBytes` that `buffers` fill: a page is
-/// dead after the last buffer overlapping it is freed. Dead pages are handed
-/// back in batches of at least `minBytes` (then the rest at the end is the
-/// arena's own free), each a run of contiguous pages. The page size is a
-/// guess the runtime rounds to the real one.
-SmallVector<Release> planReleases(ArrayRef<Buffer> buffers, int64_t arenaBytes,
-                                  int64_t minBytes) {
+std::vector<SmallVector<PageLife, 2>> pageLives(ArrayRef<Buffer> buffers,
+                                                int64_t arenaBytes) {
   int64_t numPages = (arenaBytes + kPage - 1) / kPage;
-  std::vector<int64_t> lastEnd(numPages, -1);
+  std::vector<SmallVector<PageLife, 2>> lives(numPages);
   for (const Buffer &buffer : buffers)
     for (int64_t page = buffer.offset / kPage,
                  last = (buffer.offset + buffer.bytes - 1) / kPage;
          page <= last; ++page)
-      lastEnd[page] = std::max(lastEnd[page], buffer.end);
-  // Positions in order, with the pages that die at each.
-  std::map<int64_t, SmallVector<int64_t>> dying;
-  for (int64_t page = 0; page < numPages; ++page)
-    if (lastEnd[page] >= 0)
-      dying[lastEnd[page]].push_back(page);
+      lives[page].push_back({buffer.start, buffer.end, buffer.touch});
+  for (auto &life : lives) {
+    llvm::sort(life, [](const PageLife &a, const PageLife &b) {
+      return a.start < b.start;
+    });
+    SmallVector<PageLife, 2> merged;
+    for (const PageLife &next : life) {
+      if (merged.empty() || next.start > merged.back().end + 1) {
+        merged.push_back(next);
+        continue;
+      }
+      PageLife &last = merged.back();
+      last.end = std::max(last.end, next.end);
+      if (next.touch >= 0)
+        last.touch = last.touch < 0 ? next.touch
+                                    : std::min(last.touch, next.touch);
+    }
+    life = std::move(merged);
+  }
+  return lives;
+}
+
+/// Where the arena's pages die: after the op at position `at`, the pages
+/// of `offset .. offset + bytes` hold nothing until a later op writes
+/// them again, if one does.
+struct Release {
+  int64_t at, offset, bytes;
+};
+
+/// The releases of the pages `lives` describes (an arena of `arenaBytes`):
+/// a page dies at the end of each of its lifetimes. Dead pages are handed
+/// back in batches of at least `minBytes` (then the rest at the end is the
+/// arena's own free), each a run of contiguous pages; a page a lifetime
+/// takes again before its batch goes is left out of it. The page size is
+/// a guess the runtime rounds to the real one.
+SmallVector<Release> planReleases(ArrayRef<SmallVector<PageLife, 2>> lives,
+                                  int64_t arenaBytes, int64_t minBytes) {
+  // Positions in order, with the pages that die after each: (page, the
+  // start of its next lifetime, or none).
+  constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
+  std::map<int64_t, SmallVector<std::pair<int64_t, int64_t>>> dying;
+  for (auto [page, life] : llvm::enumerate(lives))
+    for (auto [i, span] : llvm::enumerate(life))
+      dying[span.end].push_back(
+          {static_cast<int64_t>(page),
+           i + 1 < life.size() ? life[i + 1].start : kNever});
   SmallVector<Release> releases;
-  SmallVector<int64_t> pending;
+  SmallVector<std::pair<int64_t, int64_t>> pending;
   for (auto &[at, pages] : dying) {
+    // Pages a lifetime holds again by now are not dead any more.
+    llvm::erase_if(pending, [&](auto page) { return page.second <= at; });
     pending.append(pages.begin(), pages.end());
     if (static_cast<int64_t>(pending.size()) * kPage < minBytes)
       continue;
     llvm::sort(pending);
     for (size_t i = 0; i < pending.size();) {
       size_t j = i + 1;
-      while (j < pending.size() && pending[j] == pending[j - 1] + 1)
+      while (j < pending.size() &&
+             pending[j].first == pending[j - 1].first + 1)
         ++j;
       // The arena's last page may be partial: the bytes past its end are
       // the allocator's (the next block's header), never released.
-      int64_t offset = pending[i] * kPage;
+      int64_t offset = pending[i].first * kPage;
       releases.push_back({at, offset,
                           std::min<int64_t>(static_cast<int64_t>(j - i) * kPage,
                                             arenaBytes - offset)});
@@ -227,39 +269,44 @@ SmallVector<Release> planReleases(ArrayRef<Buffer> buffers, int64_t arenaBytes,
   return releases;
 }
 
-/// Where an op first touches the arena's pages: before the op at position
-/// `at`, the pages of `offset .. offset + bytes`, none touched earlier in
-/// the call.
+/// Where an op touches the arena's pages first in one of their lifetimes:
+/// before the op at position `at`, the pages of `offset .. offset +
+/// bytes`.
 struct Populate {
   int64_t at, offset, bytes;
 };
 
 /// The runs of at least `minBytes` of pages that each position touches
-/// first (the first op to touch a buffer on them).
-SmallVector<Populate> planPopulates(ArrayRef<Buffer> buffers,
-                                    int64_t arenaBytes, int64_t minBytes) {
-  int64_t numPages = (arenaBytes + kPage - 1) / kPage;
-  std::vector<int64_t> firstStart(numPages,
-                                  std::numeric_limits<int64_t>::max());
-  for (const Buffer &buffer : buffers) {
-    if (buffer.touch < 0)
-      continue;
-    for (int64_t page = buffer.offset / kPage,
-                 last = (buffer.offset + buffer.bytes - 1) / kPage;
-         page <= last; ++page)
-      firstStart[page] = std::min(firstStart[page], buffer.touch);
-  }
+/// first in a lifetime of theirs (`firstOnly`: in their first). The first
+/// lifetime's pages are fresh; a later one's are resident again only
+/// where a release went between (trace-prune-releases drops the populate
+/// of pages that stayed).
+SmallVector<Populate> planPopulates(ArrayRef<SmallVector<PageLife, 2>> lives,
+                                    int64_t arenaBytes, int64_t minBytes,
+                                    bool firstOnly) {
+  std::map<int64_t, SmallVector<int64_t>> touched; // position -> pages
+  for (auto [page, life] : llvm::enumerate(lives))
+    for (const PageLife &span : life) {
+      if (span.touch < 0)
+        continue;
+      touched[span.touch].push_back(page);
+      if (firstOnly)
+        break;
+    }
   SmallVector<Populate> populates;
-  for (int64_t page = 0; page < numPages;) {
-    int64_t next = page + 1;
-    while (next < numPages && firstStart[next] == firstStart[page])
-      ++next;
-    int64_t offset = page * kPage;
-    int64_t bytes = std::min(next * kPage, arenaBytes) - offset;
-    if (firstStart[page] != std::numeric_limits<int64_t>::max() &&
-        bytes >= minBytes)
-      populates.push_back({firstStart[page], offset, bytes});
-    page = next;
+  for (auto &[at, pages] : touched) {
+    llvm::sort(pages);
+    for (size_t i = 0; i < pages.size();) {
+      size_t j = i + 1;
+      while (j < pages.size() && pages[j] == pages[j - 1] + 1)
+        ++j;
+      int64_t offset = pages[i] * kPage;
+      int64_t bytes =
+          std::min<int64_t>((pages[j - 1] + 1) * kPage, arenaBytes) - offset;
+      if (bytes >= minBytes)
+        populates.push_back({at, offset, bytes});
+      i = j;
+    }
   }
   return populates;
 }
@@ -284,6 +331,8 @@ func::FuncOp pagesFunction(ModuleOp module, StringRef name) {
   return callee;
 }
 
+/// Places `function`'s temporaries in one arena; the arena's allocation,
+/// or null when there is nothing to plan.
 memref::AllocOp planFunction(func::FuncOp function, bool print,
                              size_t minBuffers, bool releasePages,
                              bool populatePages) {
@@ -351,11 +400,13 @@ memref::AllocOp planFunction(func::FuncOp function, bool print,
     func::CallOp::create(at, loc, callee,
                          ValueRange{dynamic, offsetValue, bytesValue});
   };
+  std::vector<SmallVector<PageLife, 2>> lives = pageLives(buffers, arenaBytes);
   if (releasePages) {
-    // Each batch right after the op that frees its last buffer (its
-    // dealloc, about to go), so the resident set shrinks as eager's does.
-    SmallVector<Release> releases = planReleases(
-        buffers, arenaBytes, std::max<int64_t>(256 * 1024, arenaBytes / 16));
+    // Each batch right after the op that ends its pages' lifetime (the
+    // dealloc of their last buffer, about to go), so the resident set
+    // shrinks as eager's does.
+    SmallVector<Release> releases =
+        planReleases(lives, arenaBytes, kMinReleaseBytes);
     // Pages that die after the last op doing work go with the arena.
     int64_t lastWork = -1;
     for (auto [i, op] : llvm::enumerate(atPosition))
@@ -370,10 +421,12 @@ memref::AllocOp planFunction(func::FuncOp function, bool print,
     }
   }
   if (populatePages) {
-    // Each run just before the op that first touches it: the same pages
-    // become resident at the same op, in one call instead of a fault each.
+    // Each run just before the op that first touches it in a lifetime:
+    // the same pages become resident at the same op, in one call instead
+    // of a fault each.
     for (const Populate &populate :
-         planPopulates(buffers, arenaBytes, kMinPopulateBytes)) {
+         planPopulates(lives, arenaBytes, kMinPopulateBytes,
+                       /*firstOnly=*/!releasePages)) {
       OpBuilder at(atPosition[populate.at]);
       pagesCall("trace_rt_populate_pages", at, populate.offset, populate.bytes);
     }

@@ -31,8 +31,8 @@ using namespace mlir;
 namespace {
 
 /// Erases `call` and what only it used (its constants, the arena's cast
-/// once no release is left).
-void eraseRelease(func::CallOp call) {
+/// once no pages call is left).
+void eraseCall(func::CallOp call) {
   llvm::SetVector<Operation *> defs;
   for (Value operand : call.getOperands())
     if (Operation *def = operand.getDefiningOp())
@@ -71,39 +71,67 @@ struct TracePruneReleasesPass final
       const trace::ResidentProfile &p =
           simulator.simulate(function, /*topLevel=*/true);
       // Without a model of the function, every release stays.
-      if (!p.modelled || p.releases.empty())
+      if (!p.modelled)
         continue;
       SmallVector<int64_t> curve;
       for (const auto &step : p.steps)
         curve.push_back(step.resident);
       // Latest first: dropping a release keeps its pages resident from
-      // there to the arena's free, which the peak must absorb.
+      // there until an op makes them resident again, or to the arena's
+      // free, which the peak must absorb.
       SmallVector<func::CallOp> dropped;
       int64_t keptBytes = 0, allBytes = 0;
       for (const auto &release : llvm::reverse(p.releases)) {
         allBytes += release.bytes;
-        // The most resident after it while the arena lives; none (the
-        // arena's dealloc follows): the release does nothing.
+        // The most resident after it while the arena lives, with its pages
+        // still there; none (the arena's dealloc follows): the release
+        // does nothing.
         size_t end = release.step + 1;
-        int64_t most = std::numeric_limits<int64_t>::min();
         while (end < curve.size() && p.steps[end].arenaLive)
-          most = std::max(most, curve[end++]);
-        if (most + release.bytes > p.peak) {
+          ++end;
+        // What of its pages would still be resident at each step after
+        // it, had it not gone.
+        SmallVector<int64_t> held;
+        int64_t bytes = release.bytes;
+        auto back = release.back.begin();
+        for (size_t s = release.step + 1; s < end; ++s) {
+          for (; back != release.back.end() && back->first <= s; ++back)
+            bytes -= back->second;
+          if (bytes == 0)
+            break;
+          held.push_back(bytes);
+        }
+        bool lowers = false;
+        for (auto [i, bytes] : llvm::enumerate(held))
+          lowers |= curve[release.step + 1 + i] + bytes > p.peak;
+        if (lowers) {
           keptBytes += release.bytes;
           continue;
         }
-        for (size_t s = release.step + 1; s < end; ++s)
-          curve[s] += release.bytes;
+        for (auto [i, bytes] : llvm::enumerate(held))
+          curve[release.step + 1 + i] += bytes;
         dropped.push_back(release.call);
       }
+      size_t releases = p.releases.size();
+      int64_t peak = p.peak;
+      for (func::CallOp call : dropped)
+        eraseCall(call);
+      // The populates of pages no release handed back (a later lifetime
+      // of a page that stayed) make nothing resident.
+      trace::ResidentSimulator again;
+      SmallVector<func::CallOp> idle;
+      for (const auto &populate :
+           again.simulate(function, /*topLevel=*/true).populates)
+        if (populate.bytes == 0)
+          idle.push_back(populate.call);
+      for (func::CallOp call : idle)
+        eraseCall(call);
       if (print)
         function.emitRemark()
-            << "trace-prune-releases: kept "
-            << p.releases.size() - dropped.size() << " of " << p.releases.size()
-            << " page releases (" << keptBytes << " of " << allBytes
-            << " bytes); peak " << p.peak << " bytes";
-      for (func::CallOp call : dropped)
-        eraseRelease(call);
+            << "trace-prune-releases: kept " << releases - dropped.size()
+            << " of " << releases << " page releases (" << keptBytes
+            << " of " << allBytes << " bytes), dropped " << idle.size()
+            << " populates of resident pages; peak " << peak << " bytes";
     }
   }
 };

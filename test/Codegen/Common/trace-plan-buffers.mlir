@@ -215,8 +215,8 @@ func.func @calls_one(%x: memref<256xf32>) {
 
 // release-pages: %a (1 MiB) and %b (256 KiB) are live together, at 0 and
 // 1 MiB. After %a's dealloc no op touches its pages: they are handed back
-// (one run, at least 256 KiB or a sixteenth of the arena). %b's pages die
-// after the last op doing work, and go with the arena.
+// (one run, at least 64 KiB). %b's pages die after the last op doing work,
+// and go with the arena.
 // RUN: trace-opt %s -split-input-file -trace-plan-buffers=release-pages -allow-unregistered-dialect | FileCheck %s --check-prefix=RELEASE
 // RELEASE: func.func private @trace_rt_release_pages(memref<?xi8>, index, index) attributes {llvm.emit_c_interface}
 // RELEASE-LABEL: func @release
@@ -243,6 +243,49 @@ func.func @release(%out: memref<256xf32>) {
   linalg.fill ins(%zero : f32) outs(%b : memref<256x256xf32>)
   "test.use"(%b) : (memref<256x256xf32>) -> ()
   memref.dealloc %b : memref<256x256xf32>
+  return
+}
+
+// -----
+
+// release-pages between two lifetimes of the same pages: %a and %c share
+// bytes (256 KiB at 256 KiB), one op apart. %a's pages go back after its
+// last use and, with populate-pages, come back in one call before %c's
+// first write (trace-prune-releases keeps the pair only where it lowers
+// the peak).
+// RUN: trace-opt %s -split-input-file -trace-plan-buffers="release-pages populate-pages" -allow-unregistered-dialect | FileCheck %s --check-prefix=GAP
+// GAP-LABEL: func @release_gap
+// GAP: %[[ARENA:.*]] = memref.alloc() {alignment = 4096 : i64} : memref<524288xi8>
+// GAP: %[[DYN:.*]] = memref.cast %[[ARENA]]
+// GAP: %[[B:.*]] = memref.view %[[ARENA]]
+// GAP: %[[A:.*]] = memref.view %[[ARENA]]
+// GAP: %[[C:.*]] = memref.view %[[ARENA]]
+// GAP: linalg.fill {{.*}} outs(%[[A]] :
+// GAP-NEXT: "test.use"(%[[A]])
+// GAP-NEXT: %[[OFF:.*]] = arith.constant 262144 : index
+// GAP-NEXT: %[[LEN:.*]] = arith.constant 262144 : index
+// GAP-NEXT: call @trace_rt_release_pages(%[[DYN]], %[[OFF]], %[[LEN]])
+// GAP-NEXT: "test.use"(%[[B]])
+// GAP-NEXT: %[[OFF2:.*]] = arith.constant 262144 : index
+// GAP-NEXT: %[[LEN2:.*]] = arith.constant 262144 : index
+// GAP-NEXT: call @trace_rt_populate_pages(%[[DYN]], %[[OFF2]], %[[LEN2]])
+// GAP-NEXT: linalg.fill {{.*}} outs(%[[C]] :
+// GAP-NOT: call @trace_rt_
+// GAP: return
+func.func @release_gap() {
+  %zero = arith.constant 0.0 : f32
+  %b = memref.alloc() : memref<65536xf32>
+  %a = memref.alloc() : memref<65536xf32>
+  %c = memref.alloc() : memref<65536xf32>
+  linalg.fill ins(%zero : f32) outs(%b : memref<65536xf32>)
+  linalg.fill ins(%zero : f32) outs(%a : memref<65536xf32>)
+  "test.use"(%a) : (memref<65536xf32>) -> ()
+  memref.dealloc %a : memref<65536xf32>
+  "test.use"(%b) : (memref<65536xf32>) -> ()
+  linalg.fill ins(%zero : f32) outs(%c : memref<65536xf32>)
+  "test.use"(%b, %c) : (memref<65536xf32>, memref<65536xf32>) -> ()
+  memref.dealloc %b : memref<65536xf32>
+  memref.dealloc %c : memref<65536xf32>
   return
 }
 

@@ -8,7 +8,7 @@
 // would otherwise stack on it (704 KiB): it stays. %b's release comes
 // after the peak, and without it %b's 128 KiB and %c's 64 KiB stay under
 // 512 KiB: it goes, with its constants.
-// PRINT: remark: trace-prune-releases: kept 1 of 2 page releases (524288 of 655360 bytes); peak 524288 bytes
+// PRINT: remark: trace-prune-releases: kept 1 of 2 page releases (524288 of 655360 bytes), dropped 0 populates of resident pages; peak 524288 bytes
 // CHECK-LABEL: func @prune
 // CHECK: linalg.fill {{.*}} outs(%{{.*}} : memref<131072xf32>)
 // CHECK-NEXT: call @trace_rt_release_pages(%{{.*}}, %[[C0:.*]], %[[C512K:.*]])
@@ -39,6 +39,41 @@ func.func @prune() {
   linalg.fill ins(%zero : f32) outs(%c : memref<16384xf32>)
   "test.use"(%c) : (memref<16384xf32>) -> ()
   memref.dealloc %arena : memref<720896xi8>
+  return
+}
+
+// -----
+
+// A release whose pages a later buffer (%d) takes again before the peak:
+// without it they stay resident only until %d's populate would have made
+// them so, under the peak (%b and %d, 256 KiB). It goes, and so does the
+// populate, which then makes nothing resident. (Weighed as holding its
+// pages to the arena's end, it stayed.)
+// PRINT: remark: trace-prune-releases: kept 0 of 1 page releases (0 of 131072 bytes), dropped 1 populates of resident pages; peak 262144 bytes
+// CHECK-LABEL: func @taken_again
+// CHECK-NOT: call @trace_rt_release_pages
+// CHECK-NOT: call @trace_rt_populate_pages
+// CHECK: return
+// AFTER: remark: trace-resident-report: peak 262144 bytes above the entry, holds 0 at the return; arena 262144 (262144 resident at most, 0 released)
+func.func private @trace_rt_release_pages(memref<?xi8>, index, index)
+func.func private @trace_rt_populate_pages(memref<?xi8>, index, index)
+func.func @taken_again(%in: memref<16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c128k = arith.constant 131072 : index
+  %arena = memref.alloc() {alignment = 4096 : i64} : memref<262144xi8>
+  %dyn = memref.cast %arena : memref<262144xi8> to memref<?xi8>
+  %a = memref.view %arena[%c0][] : memref<262144xi8> to memref<32768xf32>
+  %d = memref.view %arena[%c0][] : memref<262144xi8> to memref<32768xf32>
+  %b = memref.view %arena[%c128k][] : memref<262144xi8> to memref<32768xf32>
+  linalg.fill ins(%zero : f32) outs(%a : memref<32768xf32>)
+  call @trace_rt_release_pages(%dyn, %c0, %c128k) : (memref<?xi8>, index, index) -> ()
+  "test.use"(%in) : (memref<16xf32>) -> ()
+  call @trace_rt_populate_pages(%dyn, %c0, %c128k) : (memref<?xi8>, index, index) -> ()
+  linalg.fill ins(%zero : f32) outs(%d : memref<32768xf32>)
+  linalg.fill ins(%zero : f32) outs(%b : memref<32768xf32>)
+  "test.use"(%b, %d) : (memref<32768xf32>, memref<32768xf32>) -> ()
+  memref.dealloc %arena : memref<262144xi8>
   return
 }
 

@@ -297,21 +297,27 @@ def TracePlanBuffersPass : Pass<"trace-plan-buffers", "ModuleOp"> {
     the step and its layers: with an arena each, the backward's peak was
     its own arena plus a layer's.
 
-    With `release-pages`, pages of a top-level function's arena that no
-    later op touches are handed back while it runs: after the op that frees
-    the last buffer on a page, in batches of at least 256 KiB or a
-    sixteenth of the arena, by a call of the CPU runtime's
+    With `release-pages`, pages of a top-level function's arena that hold
+    no live buffer are handed back while it runs: after the op that frees
+    the last buffer of one of a page's lifetimes (the buffers on it whose
+    lifetimes overlap or follow one another with no op between), in
+    batches of at least 64 KiB, by a call of the CPU runtime's
     `trace_rt_release_pages(arena, offset, bytes)` (`madvise(MADV_DONTNEED)`
-    of the whole pages inside the range). An arena's resident pages would
-    otherwise stay until the function returns, however few buffers are
-    still live: at the end of a backward, the gradients are all written
-    while the arena still holds every page the layers touched. (A page
-    that dies is not touched again in the call; the next call faults it
-    in again, which `trace-prune-releases` weighs.)
+    of the whole pages inside the range). A page a later buffer takes
+    again is written before it is read, so it may go in between. An
+    arena's resident pages would otherwise stay until the function
+    returns, however few buffers are still live: at the end of a backward,
+    the gradients are all written while the arena still holds every page
+    the layers touched; and in the middle, pages kept for a later buffer
+    held up to 1 MB of the 4-layer GPT's backward peak. (A page handed
+    back faults in again when it is next touched, which
+    `trace-prune-releases` weighs.)
 
     With `populate-pages`, each run of at least two pages that an op is
-    the first to touch (the first op that uses the buffers on them, not a
-    view of them) is made resident just before that op by one call of
+    the first to touch in one of their lifetimes (the first op that uses
+    the buffers on them, not a view of them; with `release-pages`, every
+    lifetime, since a release may have gone between) is made resident
+    just before that op by one call of
     `trace_rt_populate_pages(arena, offset, bytes)`
     (`madvise(MADV_POPULATE_WRITE)` of the whole pages inside the range),
     and in a public function each out-parameter (an argument after its
@@ -345,10 +351,13 @@ def TracePruneReleasesPass : Pass<"trace-prune-releases", "ModuleOp"> {
     `trace_rt_release_pages` calls are weighed latest first, against
     `trace-resident-report`'s simulation of the function with all of
     them. A release goes when, without it (and without those already
-    dropped), no later step while the arena lives would rise above the
-    function's peak; the others stay. So a release after the peak mostly
-    goes (one that keeps a later callee's peak down stays), and one before
-    it goes when what follows stays low enough.
+    dropped), no later step would rise above the function's peak, its
+    pages counted as still resident until an op makes them resident again
+    (a later buffer on them) or the arena goes; the others stay. So a
+    release after the peak mostly goes (one that keeps a later callee's
+    peak down stays), and one before it goes when what follows stays low
+    enough. Then each `trace_rt_populate_pages` call that makes no page
+    resident (a later lifetime of pages whose release went) goes too.
 
     A page handed back is not free: the next step touches it again and
     faults (the heap gives the arena the same addresses), and on a small
@@ -359,7 +368,8 @@ def TracePruneReleasesPass : Pass<"trace-prune-releases", "ModuleOp"> {
     recursive call, an allocation of unknown size or inside a region)
     keeps every release, and so does a public function another function
     of the module calls (its peak is part of its caller's). `print`
-    reports, per function, how many releases and bytes were kept.
+    reports, per function, how many releases and bytes were kept and how
+    many populates went.
   }];
   let options = [
     Option<"print", "print", "bool", /*default=*/"false",
