@@ -400,7 +400,9 @@ memref::AllocOp planFunction(func::FuncOp function, bool print,
     func::CallOp::create(at, loc, callee,
                          ValueRange{dynamic, offsetValue, bytesValue});
   };
-  std::vector<SmallVector<PageLife, 2>> lives = pageLives(buffers, arenaBytes);
+  std::vector<SmallVector<PageLife, 2>> lives;
+  if (releasePages || populatePages)
+    lives = pageLives(buffers, arenaBytes);
   if (releasePages) {
     // Each batch right after the op that ends its pages' lifetime (the
     // dealloc of their last buffer, about to go), so the resident set

@@ -62,7 +62,9 @@ struct TracePruneReleasesPass final
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    trace::ResidentSimulator simulator;
+    // `again` simulates each function after its releases went (the
+    // callees it caches are not changed here).
+    trace::ResidentSimulator simulator, again;
     DenseSet<Operation *> called = calledPublicFunctions(module);
     for (auto function : module.getOps<func::FuncOp>()) {
       if (function.isExternal() || !function.isPublic() ||
@@ -118,7 +120,6 @@ struct TracePruneReleasesPass final
         eraseCall(call);
       // The populates of pages no release handed back (a later lifetime
       // of a page that stayed) make nothing resident.
-      trace::ResidentSimulator again;
       SmallVector<func::CallOp> idle;
       for (const auto &populate :
            again.simulate(function, /*topLevel=*/true).populates)
@@ -126,7 +127,7 @@ struct TracePruneReleasesPass final
           idle.push_back(populate.call);
       for (func::CallOp call : idle)
         eraseCall(call);
-      if (print)
+      if (print && (releases || !idle.empty()))
         function.emitRemark()
             << "trace-prune-releases: kept " << releases - dropped.size()
             << " of " << releases << " page releases (" << keptBytes

@@ -291,6 +291,41 @@ func.func @release_gap() {
 
 // -----
 
+// A dead page waits for its batch, and is left out of it when a buffer
+// takes it again first: %s's page (at 256 KiB, 4 KiB, below a batch) dies
+// after its last use; %t is written on it before %big dies. The batch at
+// %big's end hands back %big's 256 KiB only, not the run through %t's
+// page (266240 bytes), which %t still reads.
+// RUN: trace-opt %s -split-input-file -trace-plan-buffers=release-pages -allow-unregistered-dialect | FileCheck %s --check-prefix=PENDING
+// PENDING-LABEL: func @release_pending
+// PENDING: "test.use"(%{{.*}}, %[[T:.*]]) : (memref<65536xf32>, memref<1024xf32>) -> ()
+// PENDING-NEXT: %[[OFF:.*]] = arith.constant 0 : index
+// PENDING-NEXT: %[[LEN:.*]] = arith.constant 262144 : index
+// PENDING-NEXT: call @trace_rt_release_pages(%{{.*}}, %[[OFF]], %[[LEN]])
+// PENDING-NEXT: "test.use"(%[[T]])
+// PENDING-NOT: call @trace_rt_release_pages
+// PENDING: return
+func.func @release_pending() {
+  %zero = arith.constant 0.0 : f32
+  %big = memref.alloc() : memref<65536xf32>
+  %s = memref.alloc() : memref<1024xf32>
+  %t = memref.alloc() : memref<1024xf32>
+  linalg.fill ins(%zero : f32) outs(%big : memref<65536xf32>)
+  linalg.fill ins(%zero : f32) outs(%s : memref<1024xf32>)
+  "test.use"(%s) : (memref<1024xf32>) -> ()
+  memref.dealloc %s : memref<1024xf32>
+  "test.use"(%big) : (memref<65536xf32>) -> ()
+  linalg.fill ins(%zero : f32) outs(%t : memref<1024xf32>)
+  "test.use"(%big, %t) : (memref<65536xf32>, memref<1024xf32>) -> ()
+  memref.dealloc %big : memref<65536xf32>
+  "test.use"(%t) : (memref<1024xf32>) -> ()
+  "test.use"(%t) : (memref<1024xf32>) -> ()
+  memref.dealloc %t : memref<1024xf32>
+  return
+}
+
+// -----
+
 // release-pages at the arena's end: %tail (262208 bytes, placed after %big)
 // ends 64 bytes into a page the arena holds only part of. Its release stops
 // at the arena's end: the bytes after it are the allocator's.
