@@ -93,6 +93,11 @@ PLANS = [
     # CPU only (a trace-cpu-pipeline option): every temporary its own
     # allocation, as before trace-plan-buffers.
     ("trace-mlir, min-cut, a malloc per buffer", ["--pipeline=plan-buffers=0"]),
+    # CPU only: arena pages also go back between two of their lifetimes
+    # where that lowers the peak (the peak at the live bytes; the pages
+    # fault in again).
+    ("trace-mlir, min-cut, pages released between lifetimes",
+     ["--pipeline=release-between-lifetimes=1"]),
     # Every layer's code inline, as before trace-outline-repeats made each
     # kind of layer one function (the A/B of issue 18; on the GPU, each
     # layer's call queues its work on the step's stream).
@@ -124,12 +129,14 @@ CU_MEMPOOL_ATTR_USED_MEM_HIGH = 8  # cuda.h's CUmemPool_attribute
 def selected_plans(names, device):
     """PLANS whose directory name ends with one of the comma-separated
     `names` (no-remat, min-cut, budget-0-5, budget-0-25,
-    a-malloc-per-buffer, layers-inline); all that apply to `device` when
+    a-malloc-per-buffer, pages-released-between-lifetimes, layers-inline);
+    all that apply to `device` when
     empty."""
     wanted = [n for n in names.split(",") if n]
     plans = [(label, flags) for label, flags in PLANS
-             if (device == "cpu" or not (label == PACKAGE or
-                                         "--pipeline=plan-buffers=0" in flags))
+             if (device == "cpu" or not (
+                 label == PACKAGE or "--pipeline=plan-buffers=0" in flags
+                 or "--pipeline=release-between-lifetimes=1" in flags))
              and (not wanted or any(plan_dir(label).endswith(n) for n in wanted))]
     if not plans:
         sys.exit(f"error: no plan named {names}")

@@ -140,6 +140,7 @@ void trace::buildCPUPipeline(OpPassManager &pm,
     // Dead pages go back while the step runs (the CPU runtime's madvise).
     trace::TracePlanBuffersPassOptions plan;
     plan.releasePages = true;
+    plan.releaseBetween = options.releaseBetweenLifetimes;
     // and pages come in a run at a time, not a fault each.
     plan.populatePages = true;
     pm.addPass(trace::createTracePlanBuffersPass(plan));

@@ -118,6 +118,13 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
                      "liveness (trace-plan-buffers) instead of allocating "
                      "each"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> releaseBetweenLifetimes{
+      *this, "release-between-lifetimes",
+      llvm::cl::desc("Also hand an arena page back between two of its "
+                     "lifetimes when that lowers the peak: the step peaks "
+                     "at its live bytes, and the pages fault in again "
+                     "(trace-plan-buffers release-between-lifetimes)"),
+      llvm::cl::init(false)};
   PassOptions::Option<std::string> residentReport{
       *this, "resident-report",
       llvm::cl::desc("Write what each public function's planned buffers "

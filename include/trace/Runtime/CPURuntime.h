@@ -39,14 +39,16 @@ void _mlir_ciface_trace_rt_batch_matmul_f64(StridedMemRefType<double, 3> *a,
                                             double beta);
 
 /// Hands back to the kernel the whole pages inside bytes [offset, offset +
-/// bytes) of `arena` (trace-plan-buffers' arena), which no later op reads:
-/// the resident set shrinks while the function runs. madvise(MADV_DONTNEED).
+/// bytes) of `arena` (trace-plan-buffers' arena), which hold no live value
+/// (a later op that takes them writes before it reads): the resident set
+/// shrinks while the function runs. madvise(MADV_DONTNEED).
 void _mlir_ciface_trace_rt_release_pages(StridedMemRefType<int8_t, 1> *arena,
                                          int64_t offset, int64_t bytes);
 
 /// Makes resident, in one call, the whole pages inside bytes [offset,
 /// offset + bytes) of `arena` (clipped to the arena), just before the op
-/// that first writes them: madvise(MADV_POPULATE_WRITE), contents
+/// that first writes them, or writes them again after a release:
+/// madvise(MADV_POPULATE_WRITE), contents
 /// unchanged. A page faulted in one by one costs ~10 us on a small VM;
 /// populated, a sixteenth of that. A kernel without it (before Linux
 /// 5.14) faults them as before.

@@ -42,8 +42,9 @@ constexpr int64_t kAlignment = 64;
 /// the fewest bytes a populate call is worth: below two pages, a fault.
 constexpr int64_t kPage = 4096;
 constexpr int64_t kMinPopulateBytes = 2 * kPage;
-/// The fewest dead bytes a release hands back at once; trace-prune-releases
-/// then keeps only the releases that lower the peak.
+/// With release-between-lifetimes, the fewest dead bytes a release hands
+/// back at once; trace-prune-releases then keeps only the releases that
+/// lower the peak.
 constexpr int64_t kMinReleaseBytes = 16 * kPage;
 /// The arena itself starts on a page, so that its pages are the pages the
 /// kernel counts: a release or populate of arena pages [a, b) is the
@@ -226,22 +227,25 @@ struct Release {
 };
 
 /// The releases of the pages `lives` describes (an arena of `arenaBytes`):
-/// a page dies at the end of each of its lifetimes. Dead pages are handed
+/// a page dies at the end of its last lifetime (`betweenLifetimes`: of each
+/// of its lifetimes). Dead pages are handed
 /// back in batches of at least `minBytes` (then the rest at the end is the
 /// arena's own free), each a run of contiguous pages; a page a lifetime
 /// takes again before its batch goes is left out of it. The page size is
 /// a guess the runtime rounds to the real one.
 SmallVector<Release> planReleases(ArrayRef<SmallVector<PageLife, 2>> lives,
-                                  int64_t arenaBytes, int64_t minBytes) {
+                                  int64_t arenaBytes, int64_t minBytes,
+                                  bool betweenLifetimes) {
   // Positions in order, with the pages that die after each: (page, the
   // start of its next lifetime, or none).
   constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
   std::map<int64_t, SmallVector<std::pair<int64_t, int64_t>>> dying;
   for (auto [page, life] : llvm::enumerate(lives))
     for (auto [i, span] : llvm::enumerate(life))
-      dying[span.end].push_back(
-          {static_cast<int64_t>(page),
-           i + 1 < life.size() ? life[i + 1].start : kNever});
+      if (betweenLifetimes || i + 1 == life.size())
+        dying[span.end].push_back(
+            {static_cast<int64_t>(page),
+             i + 1 < life.size() ? life[i + 1].start : kNever});
   SmallVector<Release> releases;
   SmallVector<std::pair<int64_t, int64_t>> pending;
   for (auto &[at, pages] : dying) {
@@ -335,7 +339,7 @@ func::FuncOp pagesFunction(ModuleOp module, StringRef name) {
 /// or null when there is nothing to plan.
 memref::AllocOp planFunction(func::FuncOp function, bool print,
                              size_t minBuffers, bool releasePages,
-                             bool populatePages) {
+                             bool releaseBetween, bool populatePages) {
   if (function.isExternal() || !function.getBody().hasOneBlock())
     return nullptr;
   Block &block = function.getBody().front();
@@ -407,8 +411,11 @@ memref::AllocOp planFunction(func::FuncOp function, bool print,
     // Each batch right after the op that ends its pages' lifetime (the
     // dealloc of their last buffer, about to go), so the resident set
     // shrinks as eager's does.
-    SmallVector<Release> releases =
-        planReleases(lives, arenaBytes, kMinReleaseBytes);
+    SmallVector<Release> releases = planReleases(
+        lives, arenaBytes,
+        releaseBetween ? kMinReleaseBytes
+                       : std::max<int64_t>(256 * 1024, arenaBytes / 16),
+        releaseBetween);
     // Pages that die after the last op doing work go with the arena.
     int64_t lastWork = -1;
     for (auto [i, op] : llvm::enumerate(atPosition))
@@ -428,7 +435,7 @@ memref::AllocOp planFunction(func::FuncOp function, bool print,
     // of a fault each.
     for (const Populate &populate :
          planPopulates(lives, arenaBytes, kMinPopulateBytes,
-                       /*firstOnly=*/!releasePages)) {
+                       /*firstOnly=*/!(releasePages && releaseBetween))) {
       OpBuilder at(atPosition[populate.at]);
       pagesCall("trace_rt_populate_pages", at, populate.offset, populate.bytes);
     }
@@ -572,7 +579,7 @@ struct TracePlanBuffersPass final
       bool lift = calls && !calls->empty();
       memref::AllocOp arena =
           planFunction(function, print, lift ? 1 : 2, releasePages && !lift,
-                       populatePages && !lift);
+                       releaseBetween, populatePages && !lift);
       if (arena && lift)
         liftArena(function, arena, *calls);
       if (populatePages && !lift && function.isPublic())

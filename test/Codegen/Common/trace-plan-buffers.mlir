@@ -215,8 +215,8 @@ func.func @calls_one(%x: memref<256xf32>) {
 
 // release-pages: %a (1 MiB) and %b (256 KiB) are live together, at 0 and
 // 1 MiB. After %a's dealloc no op touches its pages: they are handed back
-// (one run, at least 64 KiB). %b's pages die after the last op doing work,
-// and go with the arena.
+// (one run, at least 256 KiB or a sixteenth of the arena). %b's pages die
+// after the last op doing work, and go with the arena.
 // RUN: trace-opt %s -split-input-file -trace-plan-buffers=release-pages -allow-unregistered-dialect | FileCheck %s --check-prefix=RELEASE
 // RELEASE: func.func private @trace_rt_release_pages(memref<?xi8>, index, index) attributes {llvm.emit_c_interface}
 // RELEASE-LABEL: func @release
@@ -248,12 +248,17 @@ func.func @release(%out: memref<256xf32>) {
 
 // -----
 
-// release-pages between two lifetimes of the same pages: %a and %c share
-// bytes (256 KiB at 256 KiB), one op apart. %a's pages go back after its
-// last use and, with populate-pages, come back in one call before %c's
-// first write (trace-prune-releases keeps the pair only where it lowers
-// the peak).
-// RUN: trace-opt %s -split-input-file -trace-plan-buffers="release-pages populate-pages" -allow-unregistered-dialect | FileCheck %s --check-prefix=GAP
+// release-between-lifetimes: %a and %c share bytes (256 KiB at 256 KiB),
+// one op apart. %a's pages go back after its last use and, with
+// populate-pages, come back in one call before %c's first write
+// (trace-prune-releases keeps the pair only where it lowers the peak).
+// Without the option they stay: their last lifetime, %c's, ends with the
+// function.
+// RUN: trace-opt %s -split-input-file -trace-plan-buffers="release-pages release-between-lifetimes populate-pages" -allow-unregistered-dialect | FileCheck %s --check-prefix=GAP
+// RUN: trace-opt %s -split-input-file -trace-plan-buffers="release-pages populate-pages" -allow-unregistered-dialect | FileCheck %s --check-prefix=NOGAP
+// NOGAP-LABEL: func @release_gap
+// NOGAP-NOT: call @trace_rt_release_pages
+// NOGAP: return
 // GAP-LABEL: func @release_gap
 // GAP: %[[ARENA:.*]] = memref.alloc() {alignment = 4096 : i64} : memref<524288xi8>
 // GAP: %[[DYN:.*]] = memref.cast %[[ARENA]]
@@ -296,7 +301,7 @@ func.func @release_gap() {
 // after its last use; %t is written on it before %big dies. The batch at
 // %big's end hands back %big's 256 KiB only, not the run through %t's
 // page (266240 bytes), which %t still reads.
-// RUN: trace-opt %s -split-input-file -trace-plan-buffers=release-pages -allow-unregistered-dialect | FileCheck %s --check-prefix=PENDING
+// RUN: trace-opt %s -split-input-file -trace-plan-buffers="release-pages release-between-lifetimes" -allow-unregistered-dialect | FileCheck %s --check-prefix=PENDING
 // PENDING-LABEL: func @release_pending
 // PENDING: "test.use"(%{{.*}}, %[[T:.*]]) : (memref<65536xf32>, memref<1024xf32>) -> ()
 // PENDING-NEXT: %[[OFF:.*]] = arith.constant 0 : index

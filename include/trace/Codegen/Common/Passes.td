@@ -297,26 +297,36 @@ def TracePlanBuffersPass : Pass<"trace-plan-buffers", "ModuleOp"> {
     the step and its layers: with an arena each, the backward's peak was
     its own arena plus a layer's.
 
-    With `release-pages`, pages of a top-level function's arena that hold
-    no live buffer are handed back while it runs: after the op that frees
-    the last buffer of one of a page's lifetimes (the buffers on it whose
-    lifetimes overlap or follow one another with no op between), in
-    batches of at least 64 KiB, by a call of the CPU runtime's
+    With `release-pages`, pages of a top-level function's arena that no
+    later op touches are handed back while it runs: after the op that frees
+    the last buffer on a page, in batches of at least 256 KiB or a
+    sixteenth of the arena, by a call of the CPU runtime's
     `trace_rt_release_pages(arena, offset, bytes)` (`madvise(MADV_DONTNEED)`
-    of the whole pages inside the range). A page a later buffer takes
-    again is written before it is read, so it may go in between. An
-    arena's resident pages would otherwise stay until the function
-    returns, however few buffers are still live: at the end of a backward,
-    the gradients are all written while the arena still holds every page
-    the layers touched; and in the middle, pages kept for a later buffer
-    held up to 1 MB of the 4-layer GPT's backward peak. (A page handed
-    back faults in again when it is next touched, which
-    `trace-prune-releases` weighs.)
+    of the whole pages inside the range). An arena's resident pages would
+    otherwise stay until the function returns, however few buffers are
+    still live: at the end of a backward, the gradients are all written
+    while the arena still holds every page the layers touched. (A page
+    that dies is not touched again in the call; the next call faults it
+    in again, which `trace-prune-releases` weighs.)
+
+    With `release-between-lifetimes` as well, a page also goes back
+    between two of its lifetimes (the buffers on it, merged where their
+    lifetimes overlap or follow one another with no op between): the
+    buffer that takes it again writes before it reads. Batches are then
+    of at least 64 KiB, and a page a lifetime takes again before its
+    batch goes is left out of it. The peak then reaches the live peak
+    `trace-resident-report` computes, at the cost of the faults or
+    populates of the pages that come back: on the 2-layer GPT of
+    `bench/step_time.py` (2026-12-06) min-cut's peak fell from 3.75 to
+    3.50 MB and its step took 1.18x eager's time against 0.94x; on the
+    4-layer GPT, 54.7 to 53.8 MB at the same time. So it is off by
+    default.
 
     With `populate-pages`, each run of at least two pages that an op is
     the first to touch in one of their lifetimes (the first op that uses
-    the buffers on them, not a view of them; with `release-pages`, every
-    lifetime, since a release may have gone between) is made resident
+    the buffers on them, not a view of them; with
+    `release-between-lifetimes`, every lifetime, since a release may have
+    gone between) is made resident
     just before that op by one call of
     `trace_rt_populate_pages(arena, offset, bytes)`
     (`madvise(MADV_POPULATE_WRITE)` of the whole pages inside the range),
@@ -337,6 +347,10 @@ def TracePlanBuffersPass : Pass<"trace-plan-buffers", "ModuleOp"> {
     Option<"releasePages", "release-pages", "bool", /*default=*/"false",
            "Hand the arena's pages back as they die "
            "(trace_rt_release_pages, the CPU runtime)">,
+    Option<"releaseBetween", "release-between-lifetimes", "bool",
+           /*default=*/"false",
+           "With release-pages, also hand a page back between two of its "
+           "lifetimes, for the buffer that takes it again to fault in">,
     Option<"populatePages", "populate-pages", "bool", /*default=*/"false",
            "Make the pages each op touches first, and each out-parameter, "
            "resident in one call before it (trace_rt_populate_pages and "
