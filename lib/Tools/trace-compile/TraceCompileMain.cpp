@@ -373,8 +373,11 @@ LogicalResult addCompiledPrediction(StringRef resident, StringRef reportJson,
     // What the buffers hold live, in the same order: no placement with
     // their page footprints peaks lower, not even one arena across fwd
     // and bwd.
-    int64_t live = std::max(bytes(fwd, "live_peak_bytes"),
-                            held + bytes(bwd, "live_peak_bytes"));
+    int64_t fwdLive = bytes(fwd, "live_peak_bytes"),
+            bwdLive = bytes(bwd, "live_peak_bytes");
+    int64_t live = std::max(fwdLive, held + bwdLive);
+    int64_t freed = bytes(bwd, "freed_donated_bytes"),
+            freedBeforePeak = bytes(bwd, "freed_donated_before_peak_bytes");
     bool modelled = fwd->getBoolean("modelled").value_or(false) &&
                     bwd->getBoolean("modelled").value_or(false);
     // Why the simulation could not follow the step, from the function
@@ -393,17 +396,15 @@ LogicalResult addCompiledPrediction(StringRef resident, StringRef reportJson,
         {"fwd_peak_bytes", fwdPeak},
         {"fwd_held_bytes", held},
         {"bwd_peak_bytes", bwdPeak},
-        {"bwd_freed_donated_bytes", bytes(bwd, "freed_donated_bytes")},
-        {"bwd_freed_donated_before_peak_bytes",
-         bytes(bwd, "freed_donated_before_peak_bytes")},
+        {"bwd_freed_donated_bytes", freed},
+        {"bwd_freed_donated_before_peak_bytes", freedBeforePeak},
         {"peak_bytes", peak},
         {"live_peak_bytes", live}});
     os << "  @" << api.functions[i].symbol << " peaks at "
        << mb(fwdPeak) << " and holds " << mb(held) << " at its return; @"
        << api.functions[i + 1].symbol << " peaks " << mb(bwdPeak)
-       << " above its entry (" << mb(bytes(bwd, "freed_donated_bytes"))
-       << " of saved values freed as it goes, "
-       << mb(bytes(bwd, "freed_donated_before_peak_bytes"))
+       << " above its entry (" << mb(freed)
+       << " of saved values freed as it goes; " << mb(freedBeforePeak)
        << " of them before its peak)\n"
        << "  predicted step peak above the weights and inputs: " << mb(peak)
        << (modelled ? "" : " (not modelled: " + why + ")") << "\n";
