@@ -219,6 +219,23 @@ std::vector<SmallVector<PageLife, 2>> pageLives(ArrayRef<Buffer> buffers,
   return lives;
 }
 
+/// Calls `fn(offset, bytes)` for each run of contiguous pages in the
+/// sorted `pages` of an arena of `arenaBytes`. The arena's last page may be
+/// partial: a run stops at the arena's end (the bytes past it are the
+/// allocator's, the next block's header).
+void forEachRun(ArrayRef<int64_t> pages, int64_t arenaBytes,
+                function_ref<void(int64_t, int64_t)> fn) {
+  for (size_t i = 0; i < pages.size();) {
+    size_t j = i + 1;
+    while (j < pages.size() && pages[j] == pages[j - 1] + 1)
+      ++j;
+    int64_t offset = pages[i] * kPage;
+    fn(offset, std::min<int64_t>((pages[j - 1] + 1) * kPage, arenaBytes) -
+                   offset);
+    i = j;
+  }
+}
+
 /// Where the arena's pages die: after the op at position `at`, the pages
 /// of `offset .. offset + bytes` hold nothing until a later op writes
 /// them again, if one does.
@@ -254,20 +271,13 @@ SmallVector<Release> planReleases(ArrayRef<SmallVector<PageLife, 2>> lives,
     pending.append(pages.begin(), pages.end());
     if (static_cast<int64_t>(pending.size()) * kPage < minBytes)
       continue;
-    llvm::sort(pending);
-    for (size_t i = 0; i < pending.size();) {
-      size_t j = i + 1;
-      while (j < pending.size() &&
-             pending[j].first == pending[j - 1].first + 1)
-        ++j;
-      // The arena's last page may be partial: the bytes past its end are
-      // the allocator's (the next block's header), never released.
-      int64_t offset = pending[i].first * kPage;
-      releases.push_back({at, offset,
-                          std::min<int64_t>(static_cast<int64_t>(j - i) * kPage,
-                                            arenaBytes - offset)});
-      i = j;
-    }
+    SmallVector<int64_t> dead;
+    for (auto [page, next] : pending)
+      dead.push_back(page);
+    llvm::sort(dead);
+    forEachRun(dead, arenaBytes, [&](int64_t offset, int64_t bytes) {
+      releases.push_back({at, offset, bytes});
+    });
     pending.clear();
   }
   return releases;
@@ -300,17 +310,10 @@ SmallVector<Populate> planPopulates(ArrayRef<SmallVector<PageLife, 2>> lives,
   SmallVector<Populate> populates;
   for (auto &[at, pages] : touched) {
     llvm::sort(pages);
-    for (size_t i = 0; i < pages.size();) {
-      size_t j = i + 1;
-      while (j < pages.size() && pages[j] == pages[j - 1] + 1)
-        ++j;
-      int64_t offset = pages[i] * kPage;
-      int64_t bytes =
-          std::min<int64_t>((pages[j - 1] + 1) * kPage, arenaBytes) - offset;
+    forEachRun(pages, arenaBytes, [&](int64_t offset, int64_t bytes) {
       if (bytes >= minBytes)
         populates.push_back({at, offset, bytes});
-      i = j;
-    }
+    });
   }
   return populates;
 }
