@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Compile time against depth: trace-compile on GPTs of 3 to 48 layers,
 for the cpu and cuda targets, and trace-run on the same path.
 

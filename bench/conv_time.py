@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Convolution training-step time: PyTorch eager against trace_mlir.compile
 with each lowering of trace.convolution (trace-cpu-pipeline's
 `convolutions` option): direct (one loop nest), im2col (an im2col copy

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """CPU forward time: trace-run (the CPU pipeline, JIT-compiled) against
 PyTorch eager (LibTorch under python3-torch) on the same inputs, in one run.
 

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Embedding and loss training-step time: does a real gather pay?
 
 Issue 20 asked to replace the embedding's and nll_loss's one-hot products

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Kernels a training step launches: trace-gpu-pipeline against PyTorch eager.
 
 For each model fixture: trace-import, trace-autodiff, trace-remat (plain

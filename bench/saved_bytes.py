@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Bytes saved for backward: trace-autodiff and trace-remat on the imported
 model fixtures against PyTorch eager on the same modules.
 

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Training-step time and peak memory: trace-compile's library against
 PyTorch eager, eager with checkpointed blocks, and torch.compile, on one
 GPT (fixture_models.GPT, dropout 0 so every variant computes the same

@@ -46,7 +46,7 @@ INPUTS="$TRACE_ROOT/test/Integration"
 
 build() { # NAME INPUT [EXTRA PIPELINE OPTIONS]
   log "Runner $1"
-  /usr/bin/python3 "$INPUTS/GPU/make_runner.py" --out "$OUT/build" --name "$1" \
+  "$TRACE_PYTHON" "$INPUTS/GPU/make_runner.py" --out "$OUT/build" --name "$1" \
     --trace-opt "$TRACE_OPT" --mlir-translate "$LLVM_PREFIX/bin/mlir-translate" \
     --llc "$LLVM_PREFIX/bin/llc" --clangxx "$CXX_DRIVER" \
     --include "$TRACE_ROOT/include" --cuda "$CUDA" \
@@ -71,14 +71,14 @@ build bandwidth_scalar "$INPUTS/GPU/Inputs/bandwidth.mlir" "vectorize=0"
 # against PyTorch eager, checkpointing and torch.compile.
 log "Step benchmark libraries (trace-compile --target=cuda) in $OUT/step"
 cmake --build "$TRACE_BUILD_DIR" --target trace-compile
-/usr/bin/python3 "$TRACE_ROOT/bench/step_time.py" --build "$TRACE_BUILD_DIR" \
+"$TRACE_PYTHON" "$TRACE_ROOT/bench/step_time.py" --build "$TRACE_BUILD_DIR" \
   --device cuda --prepare "$OUT/step"
 
 # trace_mlir.compile(target="cuda")'s library for the GPT fixture, which
-# test/Python/cuda.py --run trains there against eager (trace_mlir.load).
+# test/Python/cuda_train.py --run trains there against eager (trace_mlir.load).
 log "trace_mlir's cuda step in $OUT/python"
-TRACE_COMPILE="$TRACE_BUILD_DIR/bin/trace-compile" /usr/bin/python3 \
-  "$TRACE_ROOT/test/Python/cuda.py" --prepare "$OUT/python"
+TRACE_COMPILE="$TRACE_BUILD_DIR/bin/trace-compile" "$TRACE_PYTHON" \
+  "$TRACE_ROOT/test/Python/cuda_train.py" --prepare "$OUT/python"
 
 # The intermediate files stay in OUT/build for reading; the GPU machine needs
 # only the executables.

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Finds calls that create IR in more than one argument.
 
     check_call_order.py SOURCE_ROOT

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Checks that every pass is found from its name in one step.
 
     check_layout.py SOURCE_ROOT

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Checks that no library of lib/ links a dialect it does not use.
 
     check_link_deps.py SOURCE_ROOT

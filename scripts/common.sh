@@ -1,6 +1,6 @@
 # Shared by scripts/test.sh and scripts/demo.sh: installs the Debian packages
-# the project needs (skipping what is there), then configures and builds.
-# Source it; it defines trace_setup and trace_build.
+# and the Python environment the project needs (skipping what is there), then
+# configures and builds. Source it; it defines trace_setup and trace_build.
 
 set -euo pipefail
 
@@ -12,10 +12,21 @@ LLVM_PREFIX=/usr/lib/llvm-22
 TRACE_PACKAGES=(
   cmake ninja-build g++ python3
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
-  libgtest-dev libopenblas-dev libtorch-dev
-  python3-numpy python3-torch python3-torchvision
+  libgtest-dev libopenblas-dev python3-venv nlohmann-json3-dev
   valgrind
 )
+
+# The project's Python: a virtual environment with python/requirements.txt
+# (PyTorch from PyPI), made once per machine outside the checkout under a
+# name keyed by that file's hash, so that clean clones (CI's) reuse it, and
+# linked as .venv in the checkout. .venv/bin/python runs every test, and the
+# importer links the LibTorch its torch wheel ships.
+if [ "$(id -u)" -eq 0 ]; then
+  TRACE_VENV_HOME="${TRACE_VENV_HOME:-/var/cache/trace-mlir}"
+else
+  TRACE_VENV_HOME="${TRACE_VENV_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/trace-mlir}"
+fi
+TRACE_PYTHON="$TRACE_ROOT/.venv/bin/python"
 
 # Only for the sanitizer and fuzzing builds (scripts/test.sh --sanitize,
 # scripts/fuzz.sh): clang-22 and its sanitizer and libFuzzer runtimes. The
@@ -36,6 +47,7 @@ trace_setup() {
   done
   if [ "${#missing[@]}" -eq 0 ]; then
     log "Debian packages: all present"
+    trace_venv
     return
   fi
   log "Installing Debian packages: ${missing[*]}"
@@ -46,6 +58,35 @@ trace_setup() {
   fi
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  trace_venv
+}
+
+# Makes the virtual environment if this machine has none for the pinned
+# requirements (a few GB from PyPI: torch's CUDA wheel and its nvidia-*
+# libraries), then links it as .venv. A half-made one (no .complete) is made
+# again; a lock keeps two set-ups from making it at once.
+trace_venv() {
+  local req="$TRACE_ROOT/python/requirements.txt"
+  local key venv
+  key="$(sha256sum "$req" | cut -c1-12)"
+  venv="$TRACE_VENV_HOME/venv-$key"
+  mkdir -p "$TRACE_VENV_HOME"
+  (
+    flock 9
+    if [ ! -f "$venv/.complete" ]; then
+      log "Making the Python environment $venv (once per machine)"
+      local start=$SECONDS
+      rm -rf "$venv"
+      /usr/bin/python3 -m venv "$venv"
+      "$venv/bin/pip" install --no-cache-dir --disable-pip-version-check -q \
+        -r "$req"
+      touch "$venv/.complete"
+      log "Python environment made in $((SECONDS - start)) s"
+    else
+      log "Python environment: $venv"
+    fi
+  ) 9>"$TRACE_VENV_HOME/.lock"
+  ln -sfn "$venv" "$TRACE_ROOT/.venv"
 }
 
 # Configures (once) and builds everything: tools, libraries, unit tests.
@@ -56,6 +97,7 @@ trace_build() {
       -DCMAKE_BUILD_TYPE=Release \
       -DMLIR_DIR="$LLVM_PREFIX/lib/cmake/mlir" \
       -DLLVM_EXTERNAL_LIT="$LLVM_PREFIX/bin/lit" \
+      -DTRACE_PYTHON="$TRACE_PYTHON" \
       "$@" >/dev/null
   fi
   log "Building"

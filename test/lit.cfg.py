@@ -34,13 +34,18 @@ if config.trace_enable_torchscript:
     tools.append("trace-import")
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
-# Numerics are checked against Debian's python3-torch, run with /usr/bin/python3
-# (not a pyenv python, which lacks it).
-config.substitutions.append(("%python", "/usr/bin/python3"))
-if os.system("/usr/bin/python3 -c 'import torch, numpy' > /dev/null 2>&1") == 0:
+# Numerics are checked against the project's PyTorch: the .venv python
+# (TRACE_PYTHON) scripts/common.sh makes, with torch and torchvision pinned
+# in python/requirements.txt.
+# llvm_config's defaults define %python as lit's own interpreter: replaced.
+python = config.trace_python or "python3"
+config.substitutions = [(k, v) for k, v in config.substitutions
+                        if k != "%python"]
+config.substitutions.append(("%python", python))
+if os.system(f"'{python}' -c 'import torch, numpy' > /dev/null 2>&1") == 0:
     config.available_features.add("torch")
-# The model zoo's CNNs and ViT come from Debian's python3-torchvision.
-if os.system("/usr/bin/python3 -c 'import torchvision' > /dev/null 2>&1") == 0:
+# The model zoo's CNNs and ViT come from torchvision.
+if os.system(f"'{python}' -c 'import torchvision' > /dev/null 2>&1") == 0:
     config.available_features.add("torchvision")
 
 # Features detected at configure time: ptxas (the CUDA toolkit) assembles the

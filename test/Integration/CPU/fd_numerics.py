@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """trace-autodiff's gradients against finite differences on random graphs.
 
 For each seed, a random trace function @f: f64 arguments of small shapes

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """trace-fuse changes no number: fused functions equal the unfused ones.
 
 Runs trace-autodiff (and trace-remat with `--remat B`) on a module, then

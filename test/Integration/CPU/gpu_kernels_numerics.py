@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """The GPU pipeline's kernels compute what the CPU pipeline computes.
 
 For every public function of a module (or those named by `--entry`),

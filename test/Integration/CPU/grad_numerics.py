@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Gradients of one trace op (its VJP rule) on the CPU backend against PyTorch.
 
 For each case of the op: a small trace function @forward is written, inputs

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Numerics of one trace op on the CPU backend against PyTorch.
 
 For each case of the op: a one-op trace function is written, inputs are drawn

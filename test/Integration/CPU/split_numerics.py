@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """@f_fwd then @f_bwd give exactly @f_grad's results.
 
 Runs trace-autodiff on a module, then with trace-run: @forward_grad on

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Builds a GPU check runner: every public function of some trace IR,
 compiled by trace-gpu-pipeline (ahead of time, host code to an object file)
 and by trace-cpu-pipeline (the reference), called from one C++ program on

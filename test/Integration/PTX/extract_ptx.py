@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Writes the PTX of every kernel in trace-gpu-pipeline's output to files and,
 with --ptxas, assembles each one.
 

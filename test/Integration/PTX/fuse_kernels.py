@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Counts the GPU kernels of each trace.fusion region of a fused module.
 
 Reads the output of trace-fuse, makes one function per fusion region

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Checks the CUDA runtime against the calls lowered host code makes.
 
     check_abi.py --runtime RUNTIME.ll [--exports NM.txt] HOST.ll...

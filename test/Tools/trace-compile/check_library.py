@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Checks what trace-compile wrote into OUTDIR.
 
     check_library.py OUTDIR --name NAME [--trace-opt T] [--nm NM]

@@ -2,7 +2,7 @@
 """Writes the .npy inputs of test/BadInput/trace-run.test (numpy; the
 references are torch 1.13's results on the same inputs):
 
-  /usr/bin/python3 test/BadInput/Inputs/npy/make_npy.py
+  .venv/bin/python test/BadInput/Inputs/npy/make_npy.py
 """
 import os
 

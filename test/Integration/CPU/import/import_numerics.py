@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """A TorchScript fixture imported by trace-import and run by trace-run equals
 PyTorch on the same inputs; with --grad, so do the gradients of every
 parameter taken by trace-autodiff.

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """cross_entropy with a -inf logit (a masked-out class) stays finite, as in
 PyTorch: the imported cross_entropy fixture run by trace-run on logits with
 column 5 set to -inf equals F.cross_entropy (rtol 1e-5).

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Forward (and with --grad, gradient) numerics of a whole model on the CPU
 backend against PyTorch.
 
