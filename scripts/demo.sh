@@ -26,8 +26,11 @@ printf '    %s trace ops, %s checkpoint regions, %s dropout masks, %s parameters
   "$(grep -c 'trace.random_uniform' "$out/gpt.mlir")" \
   "$(grep -o 'trace.role = "parameter"' "$out/gpt.mlir" | wc -l)"
 log "trace-opt --trace-autodiff=print-saved (what @forward_fwd keeps for backward):"
-"$opt" "$out/gpt.mlir" --trace-autodiff=print-saved -o "$out/gpt.grad.mlir" 2>&1 \
-  | head -n 4
+# The report goes to a file first: `| head` would end the pipe early and,
+# under pipefail, the script with SIGPIPE (exit 141).
+"$opt" "$out/gpt.mlir" --trace-autodiff=print-saved -o "$out/gpt.grad.mlir" \
+  2> "$out/gpt.saved.txt"
+head -n 4 "$out/gpt.saved.txt"
 log "trace-run @forward_grad (loss and every parameter's gradient, seed 0):"
 "$TRACE_BUILD_DIR/bin/trace-run" "$out/gpt.grad.mlir" --entry=forward_grad \
   --random-inputs=0 --out-dir "$out/gpt-run" --quiet --repeat=5
@@ -57,7 +60,9 @@ row "random ops (dropout masks)" '= trace\.random_uniform'
 
 echo
 log "First checkpoint region after trace-canonicalize ($out/mlp_blocks.canonical.mlir):"
-sed -n '/trace.checkpoint "blocks.0"/,/^    }/p' "$out/mlp_blocks.canonical.mlir" | head -n 30
+sed -n '/trace.checkpoint "blocks.0"/,/^    }/p' "$out/mlp_blocks.canonical.mlir" \
+  > "$out/mlp_blocks.region.mlir"
+head -n 30 "$out/mlp_blocks.region.mlir"
 echo "    ..."
 log "Round trip through the generic form: identical"
 
