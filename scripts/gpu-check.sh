@@ -59,11 +59,11 @@ if [ -d "$DIR/step" ]; then
   fi
 fi
 
-# trace_mlir's module on cuda (test/Python/cuda.py --run): 20 SGD steps of
+# trace_mlir's module on cuda (test/Python/cuda_train.py --run): 20 SGD steps of
 # the GPT fixture against eager, 5 more on a side stream.
 if [ -d "$DIR/python" ]; then
   echo "== python: trace_mlir.load of a cuda step against eager"
-  if python3 "$(dirname "${BASH_SOURCE[0]}")/../test/Python/cuda.py" --run "$DIR/python"; then
+  if python3 "$(dirname "${BASH_SOURCE[0]}")/../test/Python/cuda_train.py" --run "$DIR/python"; then
     passed=$((passed + 1))
   else
     failed+=("python")

@@ -2,9 +2,9 @@
 
 Each check prints one PASS or FAIL line; the script exits 1 if any failed.
 
-    cuda.py                  # here: what runs without a GPU, and with one
-    cuda.py --prepare DIR    # compile the GPT fixture for cuda into DIR
-    cuda.py --run DIR        # on a GPU machine without the compiler
+    cuda_train.py                  # here: what runs without a GPU, and with one
+    cuda_train.py --prepare DIR    # compile the GPT fixture for cuda into DIR
+    cuda_train.py --run DIR        # on a GPU machine without the compiler
 
 Without a GPU: target="cuda" compiles the GPT fixture, the cache entry
 says cuda (its interface's memory and set_stream, step.module.json's
@@ -243,7 +243,7 @@ def prepare(directory):
     entries = [d for d in os.listdir(cache)
                if os.path.exists(os.path.join(cache, d, "step.module.json"))]
     if len(entries) != 1:
-        sys.exit(f"cuda.py --prepare: expected one compiled step in {cache}")
+        sys.exit(f"cuda_train.py --prepare: expected one compiled step in {cache}")
     torch.save(model.state_dict(), os.path.join(directory, "state.pt"))
     with open(os.path.join(directory, "step.txt"), "w") as f:
         f.write(entries[0])
@@ -253,7 +253,7 @@ def prepare(directory):
 def run(directory):
     """--run: trace_mlir.load of what --prepare built, trained on cuda:0."""
     if not torch.cuda.is_available():
-        sys.exit("cuda.py --run: no GPU")
+        sys.exit("cuda_train.py --run: no GPU")
     with open(os.path.join(directory, "step.txt")) as f:
         entry = os.path.join(directory, "cache", f.read().strip())
     model = gpt_model()

@@ -30,7 +30,7 @@ flat parameter's gradient must be eager's:
     a tensor subclass in a parameter's place (a DTensor holds one rank's
     shard).
 
-Real FSDP on a GPU: test/Python/cuda.py --run (scripts/gpu-check.sh).
+Real FSDP on a GPU: test/Python/cuda_train.py --run (scripts/gpu-check.sh).
 """
 
 import copy
