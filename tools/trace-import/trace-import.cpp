@@ -1,14 +1,17 @@
-//===- trace-import.cpp - TorchScript model to the trace dialect ----------===//
+//===- trace-import.cpp - a PyTorch model to the trace dialect ------------===//
 //
-//   trace-import model.pt --input-shape x=2x128x256xf32 \
+//   trace-import model.pt|model.pt2 [--input-shape x=2x128x256xf32] \
 //       [--checkpoint-modules REGEX] [--no-checkpoint-calls]
 //       [--report-checkpoint-calls] [--dropout-as-identity] [-o out.mlir]
 //
+// A `.pt2` path is a torch.export archive (Export.h), anything else a
+// TorchScript file (TorchScript.h); the options mean the same for both.
 // Prints the module (or writes it to -o through a temporary file renamed into
 // place, so a failed import leaves no file behind).
 //
 //===----------------------------------------------------------------------===//
 
+#include "trace/Importer/Export.h"
 #include "trace/Importer/TorchScript.h"
 
 #include "trace/Dialect/Trace/IR/TraceDialect.h"
@@ -30,9 +33,10 @@ namespace cl = llvm::cl;
 
 static cl::OptionCategory category("trace-import options");
 
-static cl::opt<std::string> inputFile(cl::Positional,
-                                      cl::desc("<model.pt (TorchScript)>"),
-                                      cl::Required, cl::cat(category));
+static cl::opt<std::string> inputFile(
+    cl::Positional,
+    cl::desc("<model.pt (TorchScript) | model.pt2 (torch.export.save)>"),
+    cl::Required, cl::cat(category));
 
 static cl::opt<std::string> outputFile("o", cl::desc("Output file (default: stdout)"),
                                        cl::value_desc("file"), cl::init("-"),
@@ -42,7 +46,8 @@ static cl::list<std::string> inputShapes(
     "input-shape",
     cl::desc("NAME=D0xD1x...xDTYPE: shape and dtype of forward input NAME "
              "(e.g. x=2x128x256xf32; dtypes f32 f64 f16 bf16 i64 i32 bool); "
-             "repeat or separate with commas"),
+             "repeat or separate with commas. A .pt2 records its shapes: "
+             "give the inputs with symbolic dims (dynamic_shapes)"),
     cl::CommaSeparated, cl::cat(category));
 
 static cl::opt<std::string> inputShapesFile(
@@ -61,7 +66,8 @@ static cl::opt<std::string> checkpointModules(
 static cl::opt<bool> noCheckpointCalls(
     "no-checkpoint-calls",
     cl::desc("Do not turn torch.utils.checkpoint.checkpoint calls into "
-             "trace.checkpoint regions"),
+             "trace.checkpoint regions (in a .pt2: the calls trace_mlir's "
+             "export marked)"),
     cl::init(false), cl::cat(category));
 
 static cl::opt<bool> reportCheckpointCalls(
@@ -93,7 +99,8 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,
-      "trace-import: TorchScript model to the trace dialect\n\n"
+      "trace-import: PyTorch model (TorchScript .pt, torch.export .pt2) to "
+      "the trace dialect\n\n"
       "  MLIR's printer options are accepted too (--mlir-print-debuginfo\n"
       "  shows each op's module path and source line).\n");
 
@@ -126,7 +133,9 @@ int main(int argc, char **argv) {
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
 
   OwningOpRef<ModuleOp> module =
-      trace::importTorchScript(&context, inputFile, options);
+      StringRef(inputFile).ends_with(".pt2")
+          ? trace::importExportedProgram(&context, inputFile, options)
+          : trace::importTorchScript(&context, inputFile, options);
   if (!module)
     return 1;
   std::vector<std::string> policies(checkpointPolicies.begin(),

@@ -1,0 +1,166 @@
+//===- AtenNN.cpp - Core ATen nn operators --------------------------------===//
+//
+// The operators of one family (nn: matrix products, activations, norms,
+// dropout, embeddings): a handler each, named in the table at the end of
+// the file, which importNode dispatches on (ExportImporter.cpp).
+//
+// The native_* operators return statistics beside their result (a norm's
+// mean and reciprocal deviation, dropout's mask) that the backward of an
+// eager step reads; the imported function is differentiated by
+// trace-autodiff instead, so only the ones a later node reads are built.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Importer.h"
+
+using namespace mlir;
+using namespace mlir::trace;
+using namespace mlir::trace::pt2;
+
+/// gelu.
+void Importer::atenGelu(const ex::Node &node, StringRef op) {
+  std::string approximate = stringArg(node, "approximate").value_or("none");
+  if (approximate != "none" && approximate != "tanh")
+    fail(node.get_target() + ": unknown approximate='" + approximate + "'");
+  return setResult(node, tb.gelu(self(node), approximate == "tanh"));
+}
+
+/// native_dropout: (output, mask). The output is TensorBuilder's dropout,
+/// the TorchScript importer's: the same Philox op, seed and offsets in op
+/// order, so a recomputed mask is bit-identical.
+void Importer::atenDropout(const ex::Node &node, StringRef op) {
+  Value input = tensorArg(node, "input");
+  double p = floatArg(node, "p");
+  // train: None is training, as in ATen.
+  bool train = boolArg(node, "train", true) && !options.dropoutAsIdentity;
+  if (usedOutput(node, 1))
+    fail(node.get_target() + ": its mask (output 1) is read by a later node; "
+                             "only the dropped-out output is supported");
+  return setResult(node, 0, tb.dropout(input, p, train));
+}
+
+/// _softmax, _log_softmax.
+void Importer::atenSoftmax(const ex::Node &node, StringRef op) {
+  Value x = self(node);
+  int64_t dim = intArg(node, "dim");
+  return setResult(node, tb.softmax(x, dim, op == "_log_softmax"));
+}
+
+/// native_layer_norm: (output, mean, rstd), the statistics over the
+/// normalized dims kept as size-1 dims.
+void Importer::atenLayerNorm(const ex::Node &node, StringRef op) {
+  Value input = tensorArg(node, "input");
+  SmallVector<int64_t> shape = intsArg(node, "normalized_shape");
+  Value weight = optTensorArg(node, "weight");
+  Value bias = optTensorArg(node, "bias");
+  double eps = floatArg(node, "eps");
+  setResult(node, 0, tb.layerNorm(input, shape, weight, bias, eps));
+  if (!usedOutput(node, 1) && !usedOutput(node, 2))
+    return;
+  using B = TensorBuilder::Binary;
+  int64_t rank = TensorBuilder::typeOf(input).getRank();
+  SmallVector<int64_t> dims;
+  for (int64_t d = rank - int64_t(shape.size()); d < rank; ++d)
+    dims.push_back(d);
+  Value x = tb.convert(input, tb.floatTypeFor(TensorBuilder::typeOf(input)
+                                                  .getElementType()));
+  Value mean = check(tb.mean(x, dims, /*keepdim=*/true));
+  Value centered = tb.binary(B::Sub, x, mean);
+  Value squares = tb.binary(B::Mul, centered, centered);
+  Value var = check(tb.mean(squares, dims, /*keepdim=*/true));
+  Value shifted = tb.binary(B::Add, var, Scalar::ofFloat(eps));
+  setResult(node, 1, mean);
+  setResult(node, 2, tb.unary(TensorBuilder::Unary::Rsqrt, shifted));
+}
+
+/// _native_batch_norm_legit_functional: (output, save_mean, save_rstd,
+/// new running_mean, new running_var), the functional form of BatchNorm in
+/// training (the program returns the new statistics as buffer mutations);
+/// _native_batch_norm_legit_no_training: (output, mean, rstd), in eval.
+void Importer::atenBatchNorm(const ex::Node &node, StringRef op) {
+  Value input = tensorArg(node, "input");
+  Value weight = optTensorArg(node, "weight");
+  Value bias = optTensorArg(node, "bias");
+  Value runningMean = optTensorArg(node, "running_mean");
+  Value runningVar = optTensorArg(node, "running_var");
+  bool training = op == "_native_batch_norm_legit_functional" &&
+                  boolArg(node, "training");
+  double momentum = floatArg(node, "momentum");
+  double eps = floatArg(node, "eps");
+  if (usedOutput(node, 1) || usedOutput(node, 2))
+    fail(node.get_target() + ": its saved statistics (outputs 1 and 2) are "
+                             "read by a later node; unsupported");
+  TensorBuilder::BatchNorm result = tb.batchNorm(
+      input, weight, bias, runningMean, runningVar, training, momentum, eps);
+  setResult(node, 0, result.output);
+  if (op != "_native_batch_norm_legit_functional")
+    return;
+  // Not training, or without running statistics: they stay as they are.
+  if (usedOutput(node, 3))
+    setResult(node, 3, result.runningMean ? result.runningMean : runningMean);
+  if (usedOutput(node, 4))
+    setResult(node, 4, result.runningVar ? result.runningVar : runningVar);
+}
+
+/// addmm: beta * self + alpha * (mat1 @ mat2).
+void Importer::atenAddmm(const ex::Node &node, StringRef op) {
+  using B = TensorBuilder::Binary;
+  Value mat1 = tensorArg(node, "mat1");
+  Value mat2 = tensorArg(node, "mat2");
+  Value product = check(tb.matmul(mat1, mat2));
+  Scalar beta = scalarArg(node, "beta", Scalar::ofInt(1));
+  Scalar alpha = scalarArg(node, "alpha", Scalar::ofInt(1));
+  Operand bias = operandArg(node, "self");
+  if (alpha.asDouble() != 1.0)
+    product = check(tb.binary(B::Mul, product, alpha));
+  if (beta.asDouble() == 0.0)
+    return setResult(node, product);
+  if (beta.asDouble() != 1.0)
+    bias = Operand(check(tb.binary(B::Mul, bias, beta)));
+  return setResult(node, tb.binary(B::Add, product, bias));
+}
+
+/// mm, bmm.
+void Importer::atenMatmul(const ex::Node &node, StringRef op) {
+  Value a = self(node);
+  Value b = tensorArg(node, "mat2");
+  int64_t rank = op == "mm" ? 2 : 3;
+  if (TensorBuilder::typeOf(a).getRank() != rank ||
+      TensorBuilder::typeOf(b).getRank() != rank)
+    fail(node.get_target() + " expects " + Twine(rank) + "-D tensors");
+  return setResult(node, tb.matmul(a, b));
+}
+
+/// embedding.
+void Importer::atenEmbedding(const ex::Node &node, StringRef op) {
+  Value weight = tensorArg(node, "weight");
+  Value indices = tensorArg(node, "indices");
+  // -1 is none; nn.Embedding has made a negative padding_idx positive.
+  std::optional<int64_t> padding;
+  if (int64_t p = intArg(node, "padding_idx", -1); p >= 0)
+    padding = p;
+  if (boolArg(node, "sparse", false))
+    fail(node.get_target() + ": sparse gradients are not supported");
+  if (boolArg(node, "scale_grad_by_freq", false))
+    fail(node.get_target() + ": scale_grad_by_freq is not supported");
+  return setResult(node, tb.embedding(weight, indices, padding));
+}
+
+ArrayRef<Importer::Entry> Importer::nnOps() {
+  static const Entry entries[] = {
+      {"torch.ops.aten.gelu.default", &Importer::atenGelu},
+      {"torch.ops.aten.native_dropout.default", &Importer::atenDropout},
+      {"torch.ops.aten._softmax.default", &Importer::atenSoftmax},
+      {"torch.ops.aten._log_softmax.default", &Importer::atenSoftmax},
+      {"torch.ops.aten.native_layer_norm.default", &Importer::atenLayerNorm},
+      {"torch.ops.aten._native_batch_norm_legit_functional.default",
+       &Importer::atenBatchNorm},
+      {"torch.ops.aten._native_batch_norm_legit_no_training.default",
+       &Importer::atenBatchNorm},
+      {"torch.ops.aten.addmm.default", &Importer::atenAddmm},
+      {"torch.ops.aten.mm.default", &Importer::atenMatmul},
+      {"torch.ops.aten.bmm.default", &Importer::atenMatmul},
+      {"torch.ops.aten.embedding.default", &Importer::atenEmbedding},
+  };
+  return entries;
+}

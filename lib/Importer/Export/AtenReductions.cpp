@@ -1,0 +1,43 @@
+//===- AtenReductions.cpp - Core ATen reductions --------------------------===//
+//
+// The operators of one family (sums, means, maxima over dims): a handler
+// each, named in the table at the end of the file, which importNode
+// dispatches on (ExportImporter.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Importer.h"
+
+using namespace mlir;
+using namespace mlir::trace;
+using namespace mlir::trace::pt2;
+
+/// sum.default, sum.dim_IntList, mean.default, mean.dim: no dims (or an
+/// empty list, or None) reduce everything.
+void Importer::atenSum(const ex::Node &node, StringRef op) {
+  Value x = self(node);
+  SmallVector<int64_t> dims = intsArg(node, "dim");
+  bool keepdim = boolArg(node, "keepdim", false);
+  std::optional<Type> dtype = dtypeArg(node, "dtype");
+  if (op == "sum")
+    return setResult(node, tb.sum(x, dims, keepdim, dtype));
+  return setResult(node, tb.mean(x, dims, keepdim, dtype));
+}
+
+/// amax.
+void Importer::atenAmax(const ex::Node &node, StringRef op) {
+  Value x = self(node);
+  SmallVector<int64_t> dims = intsArg(node, "dim");
+  return setResult(node, tb.amax(x, dims, boolArg(node, "keepdim", false)));
+}
+
+ArrayRef<Importer::Entry> Importer::reductionOps() {
+  static const Entry entries[] = {
+      {"torch.ops.aten.sum.default", &Importer::atenSum},
+      {"torch.ops.aten.sum.dim_IntList", &Importer::atenSum},
+      {"torch.ops.aten.mean.default", &Importer::atenSum},
+      {"torch.ops.aten.mean.dim", &Importer::atenSum},
+      {"torch.ops.aten.amax.default", &Importer::atenAmax},
+  };
+  return entries;
+}

@@ -1,0 +1,173 @@
+//===- AtenShape.cpp - Core ATen shape and indexing operators -------------===//
+//
+// The operators of one family (views, reshapes, splits, concatenation,
+// gathers): a handler each, named in the table at the end of the file,
+// which importNode dispatches on (ExportImporter.cpp). Sizes that are
+// symbolic in the program are numbers here (the input shapes bound them).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Importer.h"
+
+using namespace mlir;
+using namespace mlir::trace;
+using namespace mlir::trace::pt2;
+
+/// view, _unsafe_view, reshape.
+void Importer::atenView(const ex::Node &node, StringRef op) {
+  Value x = self(node);
+  SmallVector<int64_t> sizes = intsArg(node, op == "reshape" ? "shape" : "size");
+  return setResult(node, tb.reshape(x, sizes));
+}
+
+/// permute.
+void Importer::atenPermute(const ex::Node &node, StringRef op) {
+  Value x = self(node);
+  return setResult(node, tb.permute(x, intsArg(node, "dims")));
+}
+
+/// transpose.int, t.
+void Importer::atenTranspose(const ex::Node &node, StringRef op) {
+  Value x = self(node);
+  if (op == "t") {
+    if (TensorBuilder::typeOf(x).getRank() < 2)
+      return setResult(node, x);
+    return setResult(node, tb.swapDims(x, 0, 1));
+  }
+  return setResult(node,
+                   tb.swapDims(x, intArg(node, "dim0"), intArg(node, "dim1")));
+}
+
+/// expand.
+void Importer::atenExpand(const ex::Node &node, StringRef op) {
+  Value x = self(node);
+  return setResult(node, tb.expand(x, intsArg(node, "size")));
+}
+
+/// squeeze.default (every size-1 dim), squeeze.dim, squeeze.dims.
+void Importer::atenSqueeze(const ex::Node &node, StringRef op) {
+  Value x = self(node);
+  SmallVector<int64_t> dims = intsArg(node, findArg(node, "dims") ? "dims"
+                                                                   : "dim");
+  // Dims whose size is not 1 stay, as in torch.
+  int64_t rank = TensorBuilder::typeOf(x).getRank();
+  SmallVector<int64_t> ones;
+  for (int64_t d : dims) {
+    int64_t nd = tb.normalizeDim(d, std::max<int64_t>(rank, 1));
+    if (nd < 0)
+      throw ImportError();
+    if (rank > 0 && TensorBuilder::typeOf(x).getDimSize(nd) == 1)
+      ones.push_back(nd);
+  }
+  if (!dims.empty() && ones.empty())
+    return setResult(node, x);
+  return setResult(node, tb.squeeze(x, ones));
+}
+
+/// unsqueeze.
+void Importer::atenUnsqueeze(const ex::Node &node, StringRef op) {
+  Value x = self(node);
+  return setResult(node, tb.unsqueeze(x, intArg(node, "dim")));
+}
+
+/// split_with_sizes, split.Tensor: a list of pieces (one output holding
+/// their names).
+void Importer::atenSplit(const ex::Node &node, StringRef op) {
+  Value x = self(node);
+  int64_t rank = TensorBuilder::typeOf(x).getRank();
+  int64_t dim = tb.normalizeDim(intArg(node, "dim", 0), rank);
+  if (dim < 0)
+    throw ImportError();
+  int64_t size = TensorBuilder::typeOf(x).getDimSize(dim);
+  SmallVector<int64_t> sizes;
+  if (op == "split_with_sizes") {
+    sizes = intsArg(node, "split_sizes");
+  } else {
+    int64_t each = intArg(node, "split_size");
+    if (each <= 0)
+      fail(node.get_target() + ": split_size must be positive");
+    for (int64_t s = 0; s < size; s += each)
+      sizes.push_back(std::min(each, size - s));
+  }
+  std::optional<SmallVector<Value>> pieces = tb.split(x, sizes, dim);
+  if (!pieces)
+    throw ImportError();
+  const std::vector<ex::Argument> &outputs = node.get_outputs();
+  if (outputs.size() != 1 ||
+      outputs[0].tag() != ex::Argument::Tag::AS_TENSORS ||
+      outputs[0].get_as_tensors().size() != pieces->size())
+    fail(node.get_target() + ": expected one output listing " +
+         Twine(pieces->size()) + " tensors");
+  for (auto [piece, out] : llvm::zip(*pieces, outputs[0].get_as_tensors())) {
+    values[out.get_name()] = piece;
+    nodeResults[currentNode].push_back(piece);
+  }
+}
+
+/// slice.Tensor.
+void Importer::atenSlice(const ex::Node &node, StringRef op) {
+  Value x = self(node);
+  int64_t dim = intArg(node, "dim", 0);
+  std::optional<int64_t> start = optIntArg(node, "start");
+  std::optional<int64_t> end = optIntArg(node, "end");
+  int64_t step = intArg(node, "step", 1);
+  return setResult(node, tb.slice(x, dim, start, end, step));
+}
+
+/// select.int.
+void Importer::atenSelect(const ex::Node &node, StringRef op) {
+  Value x = self(node);
+  return setResult(node,
+                   tb.select(x, intArg(node, "dim"), intArg(node, "index")));
+}
+
+/// cat.
+void Importer::atenCat(const ex::Node &node, StringRef op) {
+  const ex::Argument &list = arg(node, "tensors");
+  if (list.tag() != ex::Argument::Tag::AS_TENSORS)
+    badArg(node, "tensors", list, "a list of tensors");
+  SmallVector<Value> parts;
+  for (const ex::TensorArgument &t : list.get_as_tensors())
+    parts.push_back(valueNamed(t.get_name()));
+  return setResult(node, tb.concat(parts, intArg(node, "dim", 0)));
+}
+
+/// gather.
+void Importer::atenGather(const ex::Node &node, StringRef op) {
+  Value x = self(node);
+  Value index = tensorArg(node, "index");
+  if (boolArg(node, "sparse_grad", false))
+    fail(node.get_target() + ": sparse gradients are not supported");
+  return setResult(node, tb.gather(x, intArg(node, "dim"), index));
+}
+
+/// index_select.
+void Importer::atenIndexSelect(const ex::Node &node, StringRef op) {
+  Value x = self(node);
+  Value index = tensorArg(node, "index");
+  return setResult(node, tb.indexSelect(x, intArg(node, "dim"), index));
+}
+
+ArrayRef<Importer::Entry> Importer::shapeOps() {
+  static const Entry entries[] = {
+      {"torch.ops.aten.view.default", &Importer::atenView},
+      {"torch.ops.aten._unsafe_view.default", &Importer::atenView},
+      {"torch.ops.aten.reshape.default", &Importer::atenView},
+      {"torch.ops.aten.permute.default", &Importer::atenPermute},
+      {"torch.ops.aten.transpose.int", &Importer::atenTranspose},
+      {"torch.ops.aten.t.default", &Importer::atenTranspose},
+      {"torch.ops.aten.expand.default", &Importer::atenExpand},
+      {"torch.ops.aten.squeeze.default", &Importer::atenSqueeze},
+      {"torch.ops.aten.squeeze.dim", &Importer::atenSqueeze},
+      {"torch.ops.aten.squeeze.dims", &Importer::atenSqueeze},
+      {"torch.ops.aten.unsqueeze.default", &Importer::atenUnsqueeze},
+      {"torch.ops.aten.split_with_sizes.default", &Importer::atenSplit},
+      {"torch.ops.aten.split.Tensor", &Importer::atenSplit},
+      {"torch.ops.aten.slice.Tensor", &Importer::atenSlice},
+      {"torch.ops.aten.select.int", &Importer::atenSelect},
+      {"torch.ops.aten.cat.default", &Importer::atenCat},
+      {"torch.ops.aten.gather.default", &Importer::atenGather},
+      {"torch.ops.aten.index_select.default", &Importer::atenIndexSelect},
+  };
+  return entries;
+}
