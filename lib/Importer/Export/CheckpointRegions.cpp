@@ -68,11 +68,14 @@ void Importer::nameModuleOutputs(const ex::Graph &graph) {
       if (users == usersOf.end() || value == values.end())
         continue;
       // The innermost module the value leaves: read outside its call, or
-      // returned by the program.
+      // returned by the program (a buffer's new value is no module's
+      // result: BatchNorm's running statistics stay unnamed).
       const ModuleFrame *leaves = nullptr;
       for (const ModuleFrame &frame : llvm::reverse(info.modules)) {
         bool escapes = llvm::any_of(users->second, [&](unsigned user) {
-          return user == ~0u ||
+          if (user == kBufferOutput)
+            return false;
+          return user == kProgramOutput ||
                  llvm::none_of(nodes[user].modules,
                                [&](const ModuleFrame &f) {
                                  return f.key == frame.key;
@@ -105,6 +108,7 @@ namespace {
 /// One region: a run of nodes [first, last].
 struct Run {
   std::string name;
+  std::string site; ///< a marked call's `name` as written (`FILE:LINE`)
   bool fromModule = false;
   unsigned first = 0, last = 0;
   /// Orders regions over the same nodes: calls outside modules, outer
@@ -189,8 +193,8 @@ LogicalResult Importer::formRegions(func::FuncOp func) {
                "one region";
         return failure();
       }
-      runs.push_back({name, f.fromModule, f.nodes[start], f.nodes[k - 1],
-                      f.rank});
+      runs.push_back({name, f.name, f.fromModule, f.nodes[start],
+                      f.nodes[k - 1], f.rank});
       start = k;
     }
   }
@@ -221,7 +225,11 @@ LogicalResult Importer::formRegions(func::FuncOp func) {
   // its nodes (an inner region is one op by then).
   Block &body = func.getBody().front();
   OpBuilder b(ctx);
-  for (const Run &run : llvm::reverse(runs)) {
+  // --report-checkpoint-calls' remarks, emitted in program order.
+  std::vector<std::pair<Location, std::string>> remarks(runs.size(),
+                                                        {func.getLoc(), ""});
+  for (size_t index = runs.size(); index-- > 0;) {
+    const Run &run = runs[index];
     SmallVector<Operation *> ops;
     for (Operation &op : body.without_terminator()) {
       auto it = nodeOfOp.find(&op);
@@ -234,9 +242,11 @@ LogicalResult Importer::formRegions(func::FuncOp func) {
     Location inner = nodes[run.first].loc;
     if (auto named = dyn_cast<NameLoc>(inner))
       inner = named.getChildLoc();
+    std::optional<std::pair<std::string, unsigned>> site;
     if (!run.fromModule)
-      if (auto site = callSite(run.name))
-        inner = FileLineColLoc::get(ctx, site->first, site->second, 0);
+      site = callSite(run.site);
+    if (site)
+      inner = FileLineColLoc::get(ctx, site->first, site->second, 0);
     Location loc = NameLoc::get(StringAttr::get(ctx, run.name), inner);
 
     llvm::SmallPtrSet<Operation *, 16> inRun(ops.begin(), ops.end());
@@ -289,12 +299,18 @@ LogicalResult Importer::formRegions(func::FuncOp func) {
       int64_t bytes = 0;
       for (Value v : inputs)
         bytes += getTensorBytes(v.getType());
-      emitRemark(loc) << "checkpoint call '" << run.name << "': "
-                      << ops.size() << (ops.size() == 1 ? " op, " : " ops, ")
-                      << inputs.size()
-                      << (inputs.size() == 1 ? " input, " : " inputs, ")
-                      << bytes << " bytes in";
+      llvm::raw_string_ostream remark(remarks[index].second);
+      remarks[index].first = loc;
+      remark << "checkpoint call '" << run.name << "': ";
+      if (site)
+        remark << "call site " << site->first << ":" << site->second << "; ";
+      remark << ops.size() << (ops.size() == 1 ? " op, " : " ops, ")
+             << inputs.size() << (inputs.size() == 1 ? " input, " : " inputs, ")
+             << bytes << " bytes in";
     }
   }
+  for (const auto &[loc, text] : remarks)
+    if (!text.empty())
+      emitRemark(loc) << text;
   return success();
 }

@@ -200,6 +200,13 @@ LogicalResult Importer::bindSymbols(const ex::Graph &graph,
   Location fileLoc = FileLineColLoc::get(ctx, path, 0, 0);
   std::vector<bool> used(options.inputs.size(), false);
   std::string all = llvm::join(userInputs, ", ");
+  for (const InputSpec &given : options.inputs)
+    if (!given.name.empty() && !llvm::is_contained(userInputs, given.name)) {
+      emitError(fileLoc) << "--input-shape '" << given.name
+                         << "' names no user input of the program (it takes: "
+                         << all << ")";
+      return failure();
+    }
   for (const std::string &name : userInputs) {
     const ex::TensorMeta &meta = graph.get_tensor_values().at(name);
     const InputSpec *given = nullptr;
@@ -226,9 +233,10 @@ LogicalResult Importer::bindSymbols(const ex::Graph &graph,
             d = hint->get_as_int();
           example += std::to_string(d) + "x";
         }
+        const std::string &expr = size.get_as_expr().get_expr_str();
         emitError(fileLoc) << "dimension " << dim << " of input '" << name
                            << "' is symbolic ('"
-                           << size.get_as_expr().get_expr_str()
+                           << symbolOf(expr).value_or(expr)
                            << "'): give its size with --input-shape, e.g. "
                               "--input-shape "
                            << name << "=" << example << dtypeName(element);
@@ -280,9 +288,10 @@ LogicalResult Importer::bindSymbols(const ex::Graph &graph,
   }
   for (size_t s = 0; s < options.inputs.size(); ++s)
     if (!used[s]) {
-      emitError(fileLoc) << "--input-shape '" << options.inputs[s].name
-                         << "' names no user input of the program (it takes: "
-                         << all << ")";
+      emitError(fileLoc) << "--input-shape " << s + 1
+                         << " (unnamed) is one more than the program's "
+                         << userInputs.size() << " user inputs (" << all
+                         << ")";
       return failure();
     }
   // The ranges export derived for the symbols (a dim it saw used as a size
@@ -1020,9 +1029,10 @@ OwningOpRef<ModuleOp> Importer::run(const ex::ExportedProgram &exported) {
              "user input, or is a joint graph)");
       }
     }
-    for (const auto &outputs : {userOutputs, bufferOutputs})
-      for (const auto &[name, buffer] : outputs)
-        usersOf[name].push_back(~0u);
+    for (const auto &[name, buffer] : userOutputs)
+      usersOf[name].push_back(kProgramOutput);
+    for (const auto &[name, buffer] : bufferOutputs)
+      usersOf[name].push_back(kBufferOutput);
 
     for (auto [i, node] : llvm::enumerate(graphNodes)) {
       currentNode = i;
@@ -1093,13 +1103,14 @@ OwningOpRef<ModuleOp> Importer::run(const ex::ExportedProgram &exported) {
 // Entry
 //===----------------------------------------------------------------------===//
 
-/// The first line of an exception's message (c10::Error's without its
-/// backtrace).
-static std::string firstLine(const std::exception &e) {
+/// The first sentence of an exception's message (c10::Error's without its
+/// backtrace): LibTorch's zip errors go on with advice about checkpoints.
+static std::string firstSentence(const std::exception &e) {
   const char *what = e.what();
   if (const auto *c10 = dynamic_cast<const c10::Error *>(&e))
     what = c10->what_without_backtrace();
-  return StringRef(what).ltrim().split('\n').first.str();
+  StringRef line = StringRef(what).ltrim().split('\n').first;
+  return line.split(". ").first.str();
 }
 
 OwningOpRef<ModuleOp>
@@ -1116,7 +1127,7 @@ mlir::trace::importExportedProgram(MLIRContext *context, StringRef path,
     }
   }
   // Which step failed, for the message.
-  std::string stage = "open it";
+  std::string stage = "reading its zip directory";
   try {
     caffe2::serialize::PyTorchStreamReader archive(path.str());
     auto readRecord = [&](const std::string &name) -> std::optional<std::string> {
@@ -1125,7 +1136,8 @@ mlir::trace::importExportedProgram(MLIRContext *context, StringRef path,
       auto [data, size] = archive.getRecord(name);
       return std::string(static_cast<const char *>(data.get()), size);
     };
-    stage = "read its format";
+    stage = "reading its record '" + std::string(spec::ARCHIVE_FORMAT_PATH) +
+            "'";
     std::optional<std::string> format =
         readRecord(std::string(spec::ARCHIVE_FORMAT_PATH));
     if (!format || StringRef(*format).trim() != StringRef(spec::ARCHIVE_FORMAT_VALUE)) {
@@ -1163,9 +1175,9 @@ mlir::trace::importExportedProgram(MLIRContext *context, StringRef path,
       modelName = models.front();
     }
     std::string record = formatRecord(spec::MODELS_FILENAME_FORMAT, modelName);
-    stage = "read its record '" + record + "'";
+    stage = "reading its record '" + record + "'";
     std::optional<std::string> text = readRecord(record);
-    stage = "parse its record '" + record + "'";
+    stage = "parsing its record '" + record + "'";
     nlohmann::json json = nlohmann::json::parse(*text);
     // The version first: a program of another major may not parse.
     if (!json.is_object() || !json.contains("schema_version") ||
@@ -1188,7 +1200,7 @@ mlir::trace::importExportedProgram(MLIRContext *context, StringRef path,
       return nullptr;
     }
     ex::ExportedProgram program = json.get<ex::ExportedProgram>();
-    stage = "import it";
+    stage = "importing its program";
     Importer importer(context, options, path, archive, modelName);
     return importer.run(program);
   } catch (const ImportError &) {
@@ -1197,11 +1209,11 @@ mlir::trace::importExportedProgram(MLIRContext *context, StringRef path,
     // c10::Error from the zip reader (a truncated or corrupt archive),
     // nlohmann's exceptions from a record that is not the schema's JSON,
     // std::bad_variant_access from a union the schema leaves unset.
-    emitError(fileLoc) << "cannot " << stage << ": '" << path
+    emitError(fileLoc) << "'" << path
                        << "' is not a readable torch.export archive "
                           "(truncated, corrupt, or not written by "
-                          "torch.export.save): "
-                       << firstLine(e);
+                          "torch.export.save); "
+                       << stage << ": " << firstSentence(e);
     return nullptr;
   }
 }

@@ -238,8 +238,10 @@ private:
   llvm::StringMap<Value> values;      ///< tensor values by graph name
   llvm::StringMap<int64_t> symInts;   ///< symbolic integers, evaluated
   llvm::StringMap<int64_t> symbols;   ///< symbols of the input shapes
-  /// The nodes reading each tensor value (~0u: the program's output).
+  /// The nodes reading each tensor value, or the program as a result
+  /// (kProgramOutput) or as a buffer's new value (kBufferOutput).
   llvm::StringMap<SmallVector<unsigned, 2>> usersOf;
+  static constexpr unsigned kProgramOutput = ~0u, kBufferOutput = ~1u;
   std::vector<NodeInfo> nodes;
   /// The values each node's outputs became, for the names pass.
   std::vector<SmallVector<Value>> nodeResults;

@@ -11,6 +11,7 @@
 #include "trace/Tools/trace-compile/TraceCompileMain.h"
 
 #ifdef TRACE_HAVE_TORCHSCRIPT
+#include "trace/Importer/Export.h"
 #include "trace/Importer/TorchScript.h"
 #endif
 #include "trace/Codegen/CPU/Passes.h"
@@ -203,6 +204,9 @@ OwningOpRef<ModuleOp> importModel(MLIRContext *context,
   importOptions.dropoutAsIdentity = options.dropoutAsIdentity;
   importOptions.checkpointCalls = options.checkpointCalls;
   importOptions.reportCheckpointCalls = options.reportCheckpointCalls;
+  // A torch.export archive (.pt2) or a TorchScript file (.pt).
+  if (StringRef(options.inputFile).ends_with(".pt2"))
+    return importExportedProgram(context, options.inputFile, importOptions);
   return importTorchScript(context, options.inputFile, importOptions);
 }
 #endif
@@ -547,13 +551,15 @@ int mlir::trace::compileTrainingStep(const TraceCompileOptions &options) {
   // 1. Import or parse.
   Clock::time_point start = Clock::now();
   OwningOpRef<ModuleOp> module;
-  if (StringRef(options.inputFile).ends_with(".pt")) {
+  if (StringRef(options.inputFile).ends_with(".pt") ||
+      StringRef(options.inputFile).ends_with(".pt2")) {
 #ifdef TRACE_HAVE_TORCHSCRIPT
     module = importModel(&context, options);
 #else
     error("'" + options.inputFile +
           "': this trace-compile was built without the TorchScript importer "
-          "(LibTorch); import with trace-import elsewhere and pass the .mlir");
+          "(LibTorch, which the .pt2 importer needs too); import with "
+          "trace-import elsewhere and pass the .mlir");
     return 1;
 #endif
   } else {
