@@ -500,6 +500,10 @@ Location Importer::locationOf(const ex::Node &node,
     }
     if (auto frame = user ? user : innermost)
       loc = FileLineColLoc::get(ctx, frame->first, frame->second, 1);
+    // Code PyTorch generated (`<eval_with_key>.3`): the node came out of a
+    // graph export inlined, with that graph's metadata, not its own.
+    if (innermost && StringRef(innermost->first).starts_with("<eval_with_key>"))
+      ++generatedNodes;
   }
   return NameLoc::get(
       StringAttr::get(ctx, modulePath.empty() ? "<model>" : modulePath), loc);
@@ -1069,6 +1073,20 @@ OwningOpRef<ModuleOp> Importer::run(const ex::ExportedProgram &exported) {
         numResults + i,
         attrs(update.first, TraceDialect::kBufferUpdateRole));
 
+  // PyTorch's export wraps the stretches of a training graph between two
+  // grad-mode switches in set_grad_enabled regions, and run_decompositions
+  // inlines them with the region's module stack for every node: a
+  // non-reentrant checkpoint (CheckpointWrapper's) switches grad mode in
+  // its saved-tensor hook, so an `add` after a checkpointed block reads as
+  // inside it. Such nodes have generated code on their stack.
+  if (generatedNodes > 0)
+    emitWarning(fileLoc)
+        << generatedNodes << " of the program's nodes were recorded in code "
+           "PyTorch generated (<eval_with_key>): their module paths (op "
+           "names, CheckpointWrapper and --checkpoint-modules regions) may be "
+           "wrong: PyTorch's export gives every node between two grad-mode "
+           "switches (a checkpointed module switches under grad) one module "
+           "stack; export under torch.no_grad()";
   nameModuleOutputs(*graph);
   if (failed(formRegions(func)))
     return nullptr;

@@ -247,6 +247,8 @@ private:
   std::vector<SmallVector<Value>> nodeResults;
   llvm::DenseMap<Operation *, unsigned> nodeOfOp;
   unsigned currentNode = ~0u;
+  /// Nodes whose innermost frame is code PyTorch generated.
+  unsigned generatedNodes = 0;
   std::string currentPath; ///< module path of the node being imported
 };
 

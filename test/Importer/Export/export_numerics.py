@@ -4,7 +4,10 @@ PyTorch on the same inputs; with --grad, so do the gradients of every
 parameter taken by trace-autodiff.
 
 The eager reference is scripts/fixture_models.py's module with the archive's
-own weights (`torch.export.load(...).state_dict`), on fixed random inputs.
+own weights (`torch.export.load(...).state_dict`), on fixed random inputs;
+with --reference=program, the archive's own program
+(`torch.export.load(...).module()`, for the generator's models), whose
+buffer updates are compared too.
 Dropout stays in training mode: the eager module's F.dropout draws, for the
 reference only, the numbers of the imported Philox op (same seed, offsets in
 call order; test/Integration/CPU/import/import_numerics.py's PhiloxDropout),
@@ -12,7 +15,8 @@ so a mask that differed in one element would fail the comparison.
 
     export_numerics.py --fixture test/Importer/Export/Inputs/mlp.pt2 \
         --trace-import BIN --trace-opt BIN --trace-run BIN --workdir DIR \
-        [--grad] [--rtol R] [--atol A]
+        [--grad] [--reference=program [--input-shape NAME=DxDxDTYPE]]
+        [--rtol R] [--atol A]
 """
 
 import argparse
@@ -35,12 +39,31 @@ from import_numerics import PhiloxDropout  # noqa: E402
 SEED = 20261206
 
 
+def program_reference(fixture, args):
+    """The archive's program as the eager module; example inputs of the
+    shapes --input-shape gives (else the export's); the buffers it writes."""
+    program = torch.export.load(fixture)
+    module = program.module()
+    names = program.graph_signature.user_inputs
+    inputs = dict(zip(names, program.example_inputs[0]))
+    for spec in args.input_shape:
+        key, text = spec.split("=")
+        shape = [int(d) for d in text.split("x")[:-1]]
+        inputs[key] = torch.zeros(shape, dtype=inputs[key].dtype)
+    mutated = list(program.graph_signature.buffers_to_mutate.values())
+    return module, inputs, mutated
+
+
 def check(fixture, args):
     name = os.path.splitext(os.path.basename(fixture))[0]
     workdir = os.path.join(args.workdir, name)
     os.makedirs(workdir, exist_ok=True)
-    module, inputs = fixture_models.build(name)
-    module.load_state_dict(torch.export.load(fixture).state_dict)
+    mutated = []
+    if args.reference == "program":
+        module, inputs, mutated = program_reference(fixture, args)
+    else:
+        module, inputs = fixture_models.build(name)
+        module.load_state_dict(torch.export.load(fixture).state_dict)
 
     gen = torch.Generator().manual_seed(SEED)
     feeds = {}
@@ -54,7 +77,9 @@ def check(fixture, args):
                                        dtype=example.dtype)
 
     mlir = os.path.join(workdir, f"{name}.mlir")
-    subprocess.run([args.trace_import, fixture, "-o", mlir], check=True)
+    subprocess.run([args.trace_import, fixture, "-o", mlir]
+                   + [f"--input-shape={spec}" for spec in args.input_shape],
+                   check=True)
 
     # The function's arguments: user inputs, then parameters and buffers by
     # module path (CheckpointWrapper's segment left out).
@@ -62,7 +87,8 @@ def check(fixture, args):
     params = {}
     for key, t in module.state_dict(keep_vars=True).items():
         clean = key.replace(fixture_models.WRAPPER_PREFIX, "")
-        tensors[clean] = t
+        # The arguments' values before the eager step writes the buffers.
+        tensors[clean] = t if isinstance(t, torch.nn.Parameter) else t.clone()
         if isinstance(t, torch.nn.Parameter):
             params[clean] = t
 
@@ -77,6 +103,10 @@ def check(fixture, args):
     try:
         out = module(*feeds.values())
         expected = {"result0": out.detach()}
+        buffers = dict(module.named_buffers())
+        for key in mutated:
+            expected[key.replace(fixture_models.WRAPPER_PREFIX, "")] = \
+                buffers[key].detach().clone()
         if args.grad:
             grads = torch.autograd.grad(out, list(params.values()),
                                         allow_unused=True)
@@ -111,6 +141,8 @@ def check(fixture, args):
     sys.stdout.write(proc.stdout)
     sys.stderr.write(proc.stderr)
     what = "loss and parameter gradients" if args.grad else "loss"
+    if mutated:
+        what += " and buffer updates"
     status = "match" if proc.returncode == 0 else "DO NOT match"
     print(f"{name}.pt2: {len(expected)} values ({what}, {dropout.offset} "
           f"dropout counters) {status} PyTorch (rtol {args.rtol}, atol "
@@ -126,6 +158,9 @@ def main():
     parser.add_argument("--trace-run", required=True)
     parser.add_argument("--workdir", required=True)
     parser.add_argument("--grad", action="store_true")
+    parser.add_argument("--reference", choices=["model", "program"],
+                        default="model")
+    parser.add_argument("--input-shape", action="append", default=[])
     parser.add_argument("--rtol", type=float, default=1e-5)
     parser.add_argument("--atol", type=float, default=1e-6)
     args = parser.parse_args()
