@@ -22,6 +22,7 @@ Each fixture is `torch.export.export(module, inputs)`, then
     nested_grad.pt2 nested.pt2 exported with grad enabled (see below)
     truncated.pt2   mlp.pt2 cut in half
     schema.pt2      mlp.pt2 with its JSON's schema_version.major set to 7
+    layout.pt2      mlp.pt2 with its archive_version record set to 1
 
 Deterministic (the same bytes on every run, in any checkout): modules are
 built under a fixed seed; every node's `from_node` metadata (which records
@@ -252,21 +253,32 @@ def export(name, path):
     return ep
 
 
-def rewrite_schema(good, bad, major):
-    """A copy of archive `good` whose program JSON says schema major
-    `major`; every other record as it was."""
+def rewrite(good, bad, edit):
+    """A copy of archive `good` with each record's bytes passed through
+    `edit(name, data)` (`name` without the archive's folder)."""
+    prefix = os.path.basename(good)[:-len(".pt2")] + "/"
     with zipfile.ZipFile(good) as src, zipfile.ZipFile(bad, "w") as dst:
         for info in src.infolist():
-            data = src.read(info.filename)
-            if info.filename.endswith("models/model.json"):
-                program = json.loads(data)
-                program["schema_version"]["major"] = major
-                data = json.dumps(program).encode()
+            name = info.filename[len(prefix):]
+            data = edit(name, src.read(info.filename))
             out = zipfile.ZipInfo(
-                info.filename.replace(os.path.basename(good)[:-4],
-                                      os.path.basename(bad)[:-4], 1),
+                os.path.basename(bad)[:-len(".pt2")] + "/" + name,
                 date_time=(1980, 1, 1, 0, 0, 0))
             dst.writestr(out, data, compress_type=zipfile.ZIP_STORED)
+
+
+def schema_major(major):
+    def edit(name, data):
+        if name != "models/model.json":
+            return data
+        program = json.loads(data)
+        program["schema_version"]["major"] = major
+        return json.dumps(program).encode()
+    return edit
+
+
+def archive_version(version):
+    return lambda name, data: version if name == "archive_version" else data
 
 
 def main():
@@ -286,7 +298,8 @@ def main():
         data = f.read()
     with open(os.path.join(args.out, "truncated.pt2"), "wb") as f:
         f.write(data[:len(data) // 2])
-    rewrite_schema(mlp, os.path.join(args.out, "schema.pt2"), 7)
+    rewrite(mlp, os.path.join(args.out, "schema.pt2"), schema_major(7))
+    rewrite(mlp, os.path.join(args.out, "layout.pt2"), archive_version(b"1"))
 
 
 if __name__ == "__main__":

@@ -824,6 +824,22 @@ void Importer::importNode(const ex::Node &node) {
                         : " [module '" + currentPath + "']");
   if (importSymbolic(node, target))
     return;
+  // An element of a multi-output node's list (the serializer folds most of
+  // these into the node's outputs, but not every list).
+  if (target == "_operator.getitem") {
+    const std::vector<ex::NamedArgument> &inputs = node.get_inputs();
+    if (inputs.size() != 2 ||
+        inputs[0].get_arg().tag() != ex::Argument::Tag::AS_TENSORS)
+      fail(target + ": expected a list of tensors and an index");
+    const auto &list = inputs[0].get_arg().get_as_tensors();
+    int64_t index = intArg(node, inputs[1].get_name());
+    if (index < 0)
+      index += list.size();
+    if (index < 0 || index >= int64_t(list.size()))
+      fail(target + ": index " + Twine(index) + " out of range for " +
+           Twine(list.size()) + " tensors");
+    return setResult(node, valueNamed(list[index].get_name()));
+  }
   // Run-time checks of sizes and metadata PyTorch inserts: every size is
   // static here once the input shapes are bound (and checked against the
   // program's ranges), so they have nothing left to check.
@@ -1166,6 +1182,19 @@ mlir::trace::importExportedProgram(MLIRContext *context, StringRef path,
                      : std::string("is missing"))
           << ", expected '" << spec::ARCHIVE_FORMAT_VALUE
           << "'); save the program with torch.export.save";
+      return nullptr;
+    }
+    // The layout of the archive's records: a later layout may move them.
+    std::optional<std::string> version =
+        readRecord(std::string(spec::ARCHIVE_VERSION_PATH));
+    if (version &&
+        StringRef(*version).trim() != StringRef(spec::ARCHIVE_VERSION_VALUE)) {
+      emitError(fileLoc) << "'" << path << "' is a version "
+                         << StringRef(*version).trim()
+                         << " torch.export archive; this importer reads "
+                            "version "
+                         << spec::ARCHIVE_VERSION_VALUE
+                         << " (the LibTorch it is built with)";
       return nullptr;
     }
     // torch.export.save writes one program, named `model`; an archive of
