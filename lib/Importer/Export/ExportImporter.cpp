@@ -12,7 +12,10 @@
 // run (torch.export.load is Python; nativert's loader needs the operators'
 // kernels and would run them, not describe them), so the walk reads the
 // struct itself: a node's target names its operator, its arguments come by
-// schema name, its outputs name the values later nodes read.
+// schema name (Arguments.cpp), its outputs name the values later nodes
+// read. Symbolic sizes are bound from the input shapes (Shapes.cpp); the
+// operators' handlers are in Aten*.cpp, the regions in
+// CheckpointRegions.cpp.
 //
 // LibTorch and nlohmann report errors by throwing: every call into them is
 // inside importExportedProgram's try block, and no exception reaches MLIR
@@ -28,7 +31,6 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSwitch.h"
 
 #include <caffe2/serialize/inline_container.h>
 #include <c10/util/Exception.h>
@@ -69,30 +71,6 @@ std::string mlir::trace::pt2::stripWrapperSegments(StringRef dotted) {
   return out;
 }
 
-/// An --input-shape dtype (f32, i64, bool, ...) as a type.
-static Type parseDType(MLIRContext *ctx, StringRef dtype) {
-  Builder b(ctx);
-  return llvm::StringSwitch<Type>(dtype)
-      .Case("f32", b.getF32Type())
-      .Case("f64", b.getF64Type())
-      .Case("f16", b.getF16Type())
-      .Case("bf16", b.getBF16Type())
-      .Case("i64", b.getI64Type())
-      .Case("i32", b.getI32Type())
-      .Cases({"i1", "bool"}, b.getI1Type())
-      .Default(Type());
-}
-
-/// A type as --input-shape writes it.
-static std::string dtypeName(Type type) {
-  if (type.isInteger(1))
-    return "bool";
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  type.print(os);
-  return s;
-}
-
 /// `models/{}.json` with `{}` replaced by `name`.
 static std::string formatRecord(std::string_view format,
                                 const std::string &name) {
@@ -116,7 +94,7 @@ void Importer::fail(const Twine &message) {
 }
 
 //===----------------------------------------------------------------------===//
-// Types, shapes and symbols
+// Types, the seed, tensor constants
 //===----------------------------------------------------------------------===//
 
 Type Importer::elementTypeOf(ex::ScalarType type) {
@@ -143,183 +121,6 @@ Type Importer::elementTypeOf(ex::ScalarType type) {
   default:
     fail("unsupported dtype " + Twine(std::string(ex::printEnum(type))));
   }
-}
-
-/// The symbol an expression is, when it is one: `s77`, or sympy's srepr
-/// form `Symbol('s77', positive=True, integer=True)` the schema writes.
-static std::optional<std::string> symbolOf(StringRef expr) {
-  expr = expr.trim();
-  if (expr.consume_front("Symbol('")) {
-    size_t end = expr.find('\'');
-    if (end == StringRef::npos || end == 0)
-      return std::nullopt;
-    return expr.take_front(end).str();
-  }
-  if (!expr.empty() && (isalpha(expr[0]) || expr[0] == '_') &&
-      llvm::all_of(expr, [](char c) { return isalnum(c) || c == '_'; }))
-    return expr.str();
-  return std::nullopt;
-}
-
-std::optional<int64_t> Importer::evaluate(const std::string &text) {
-  StringRef expr = StringRef(text).trim();
-  int64_t value;
-  if (!expr.getAsInteger(10, value))
-    return value;
-  if (expr.consume_front("Integer(") && expr.consume_back(")") &&
-      !expr.trim().getAsInteger(10, value))
-    return value;
-  if (std::optional<std::string> symbol = symbolOf(text)) {
-    auto it = symbols.find(*symbol);
-    if (it != symbols.end())
-      return it->second;
-  }
-  return std::nullopt;
-}
-
-SmallVector<int64_t> Importer::shapeOf(const std::string &name,
-                                       const ex::TensorMeta &meta) {
-  SmallVector<int64_t> shape;
-  for (auto [dim, size] : llvm::enumerate(meta.get_sizes())) {
-    if (size.tag() == ex::SymInt::Tag::AS_INT) {
-      shape.push_back(size.get_as_int());
-      continue;
-    }
-    const std::string &expr = size.get_as_expr().get_expr_str();
-    std::optional<int64_t> value = evaluate(expr);
-    if (!value)
-      fail("dimension " + Twine(dim) + " of '" + name + "' is '" + expr +
-           "', which the input shapes do not determine");
-    shape.push_back(*value);
-  }
-  return shape;
-}
-
-LogicalResult Importer::bindSymbols(const ex::Graph &graph,
-                                    ArrayRef<std::string> userInputs) {
-  Location fileLoc = FileLineColLoc::get(ctx, path, 0, 0);
-  std::vector<bool> used(options.inputs.size(), false);
-  std::string all = llvm::join(userInputs, ", ");
-  for (const InputSpec &given : options.inputs)
-    if (!given.name.empty() && !llvm::is_contained(userInputs, given.name)) {
-      emitError(fileLoc) << "--input-shape '" << given.name
-                         << "' names no user input of the program (it takes: "
-                         << all << ")";
-      return failure();
-    }
-  for (const std::string &name : userInputs) {
-    const ex::TensorMeta &meta = graph.get_tensor_values().at(name);
-    const InputSpec *given = nullptr;
-    for (size_t s = 0; s < options.inputs.size() && !given; ++s)
-      if (!used[s] && options.inputs[s].name == name)
-        given = &options.inputs[s], used[s] = true;
-    for (size_t s = 0; s < options.inputs.size() && !given; ++s)
-      if (!used[s] && options.inputs[s].name.empty())
-        given = &options.inputs[s], used[s] = true;
-    const std::vector<ex::SymInt> &sizes = meta.get_sizes();
-    Type element = elementTypeOf(meta.get_dtype());
-    if (!given) {
-      // Only a symbolic dim needs a shape; say what the export saw.
-      for (auto [dim, size] : llvm::enumerate(sizes)) {
-        if (size.tag() != ex::SymInt::Tag::AS_EXPR)
-          continue;
-        std::string example;
-        for (const ex::SymInt &s : sizes) {
-          int64_t d = 2;
-          if (s.tag() == ex::SymInt::Tag::AS_INT)
-            d = s.get_as_int();
-          else if (const auto &hint = s.get_as_expr().get_hint();
-                   hint && hint->tag() == ex::SymExprHint::Tag::AS_INT)
-            d = hint->get_as_int();
-          example += std::to_string(d) + "x";
-        }
-        const std::string &expr = size.get_as_expr().get_expr_str();
-        emitError(fileLoc) << "dimension " << dim << " of input '" << name
-                           << "' is symbolic ('"
-                           << symbolOf(expr).value_or(expr)
-                           << "'): give its size with --input-shape, e.g. "
-                              "--input-shape "
-                           << name << "=" << example << dtypeName(element);
-        return failure();
-      }
-      continue;
-    }
-    if (parseDType(ctx, given->dtype) != element) {
-      emitError(fileLoc) << "--input-shape gives input '" << name << "' dtype "
-                         << given->dtype << ", the program's is "
-                         << dtypeName(element);
-      return failure();
-    }
-    if (given->shape.size() != sizes.size()) {
-      emitError(fileLoc) << "--input-shape gives input '" << name << "' "
-                         << given->shape.size() << " dims, the program's has "
-                         << sizes.size();
-      return failure();
-    }
-    for (auto [dim, size] : llvm::enumerate(sizes)) {
-      int64_t want = given->shape[dim];
-      if (size.tag() == ex::SymInt::Tag::AS_INT) {
-        if (size.get_as_int() != want) {
-          emitError(fileLoc) << "--input-shape gives dimension " << dim
-                             << " of input '" << name << "' size " << want
-                             << ", but the program was exported with size "
-                             << size.get_as_int() << " there (static)";
-          return failure();
-        }
-        continue;
-      }
-      const std::string &expr = size.get_as_expr().get_expr_str();
-      std::optional<std::string> symbol = symbolOf(expr);
-      if (!symbol) {
-        emitError(fileLoc) << "dimension " << dim << " of input '" << name
-                           << "' is the expression '" << expr
-                           << "', not a symbol: unsupported";
-        return failure();
-      }
-      auto [it, inserted] = symbols.try_emplace(*symbol, want);
-      if (!inserted && it->second != want) {
-        emitError(fileLoc) << "--input-shape gives dimension " << dim
-                           << " of input '" << name << "' size " << want
-                           << ", but it is the same symbol ('" << *symbol
-                           << "') as a dimension given size " << it->second;
-        return failure();
-      }
-    }
-  }
-  for (size_t s = 0; s < options.inputs.size(); ++s)
-    if (!used[s]) {
-      emitError(fileLoc) << "--input-shape " << s + 1
-                         << " (unnamed) is one more than the program's "
-                         << userInputs.size() << " user inputs (" << all
-                         << ")";
-      return failure();
-    }
-  // The ranges export derived for the symbols (a dim it saw used as a size
-  // of 2 or more, say) hold for the sizes given.
-  for (const auto &[symbol, range] :
-       program->get_range_constraints()) {
-    auto it = symbols.find(symbol);
-    if (it == symbols.end())
-      continue;
-    int64_t v = it->second;
-    if ((range.get_min_val() && v < *range.get_min_val()) ||
-        (range.get_max_val() && v > *range.get_max_val())) {
-      emitError(fileLoc) << "--input-shape gives symbol '" << symbol
-                         << "' the size " << v
-                         << ", outside the range the program was exported "
-                            "for ["
-                         << (range.get_min_val()
-                                 ? std::to_string(*range.get_min_val())
-                                 : std::string("-inf"))
-                         << ", "
-                         << (range.get_max_val()
-                                 ? std::to_string(*range.get_max_val())
-                                 : std::string("inf"))
-                         << "]";
-      return failure();
-    }
-  }
-  return success();
 }
 
 Value Importer::getSeed() {
@@ -510,310 +311,8 @@ Location Importer::locationOf(const ex::Node &node,
 }
 
 //===----------------------------------------------------------------------===//
-// Arguments
-//===----------------------------------------------------------------------===//
-
-const ex::Argument *Importer::findArg(const ex::Node &node, StringRef name) {
-  for (const ex::NamedArgument &a : node.get_inputs())
-    if (a.get_name() == name)
-      return &a.get_arg();
-  return nullptr;
-}
-
-const ex::Argument &Importer::arg(const ex::Node &node, StringRef name) {
-  if (const ex::Argument *a = findArg(node, name))
-    return *a;
-  fail(node.get_target() + ": no argument '" + name + "'");
-}
-
-void Importer::badArg(const ex::Node &node, StringRef name,
-                      const ex::Argument &a, StringRef expected) {
-  fail(node.get_target() + ": argument '" + name + "' is " +
-       std::string(ex::printEnum(a.tag())) + ", expected " + expected);
-}
-
-Value Importer::valueNamed(const std::string &name) {
-  auto it = values.find(name);
-  if (it == values.end())
-    fail("value '" + name + "' is used before it is defined");
-  return it->second;
-}
-
-Value Importer::tensorArg(const ex::Node &node, StringRef name) {
-  const ex::Argument &a = arg(node, name);
-  if (a.tag() == ex::Argument::Tag::AS_TENSOR)
-    return valueNamed(a.get_as_tensor().get_name());
-  if (a.tag() == ex::Argument::Tag::AS_OPTIONAL_TENSOR &&
-      a.get_as_optional_tensor().tag() ==
-          ex::OptionalTensorArgument::Tag::AS_TENSOR)
-    return valueNamed(a.get_as_optional_tensor().get_as_tensor().get_name());
-  badArg(node, name, a, "a tensor");
-}
-
-Value Importer::optTensorArg(const ex::Node &node, StringRef name) {
-  const ex::Argument *a = findArg(node, name);
-  if (!a || a->tag() == ex::Argument::Tag::AS_NONE)
-    return Value();
-  if (a->tag() == ex::Argument::Tag::AS_OPTIONAL_TENSOR &&
-      a->get_as_optional_tensor().tag() ==
-          ex::OptionalTensorArgument::Tag::AS_NONE)
-    return Value();
-  return tensorArg(node, name);
-}
-
-int64_t Importer::symInt(const ex::Node &node, StringRef name,
-                         const ex::SymIntArgument &s) {
-  if (s.tag() == ex::SymIntArgument::Tag::AS_INT)
-    return s.get_as_int();
-  const std::string &symbol = s.get_as_name();
-  if (auto it = symInts.find(symbol); it != symInts.end())
-    return it->second;
-  // A size the graph names without computing it: its expression.
-  const auto &known = graph->get_sym_int_values();
-  if (auto it = known.find(symbol);
-      it != known.end() && it->second.tag() == ex::SymInt::Tag::AS_EXPR)
-    if (std::optional<int64_t> v =
-            evaluate(it->second.get_as_expr().get_expr_str()))
-      return *v;
-  if (auto it = known.find(symbol);
-      it != known.end() && it->second.tag() == ex::SymInt::Tag::AS_INT)
-    return it->second.get_as_int();
-  fail(node.get_target() + ": argument '" + name + "' is the symbolic size '" +
-       symbol + "', which the input shapes do not determine");
-}
-
-Scalar Importer::scalarArg(const ex::Node &node, StringRef name,
-                           std::optional<Scalar> byDefault) {
-  const ex::Argument *a = findArg(node, name);
-  if (!a && byDefault)
-    return *byDefault;
-  if (!a)
-    arg(node, name); // fails
-  using T = ex::Argument::Tag;
-  switch (a->tag()) {
-  case T::AS_INT:
-    return Scalar::ofInt(a->get_as_int());
-  case T::AS_FLOAT:
-    return Scalar::ofFloat(a->get_as_float().get());
-  case T::AS_BOOL:
-    return Scalar::ofBool(a->get_as_bool());
-  case T::AS_SYM_INT:
-    return Scalar::ofInt(symInt(node, name, a->get_as_sym_int()));
-  case T::AS_SYM_FLOAT:
-    if (a->get_as_sym_float().tag() == ex::SymFloatArgument::Tag::AS_FLOAT)
-      return Scalar::ofFloat(a->get_as_sym_float().get_as_float().get());
-    break;
-  case T::AS_SYM_BOOL:
-    if (a->get_as_sym_bool().tag() == ex::SymBoolArgument::Tag::AS_BOOL)
-      return Scalar::ofBool(a->get_as_sym_bool().get_as_bool());
-    break;
-  case T::AS_NONE:
-    if (byDefault)
-      return *byDefault;
-    break;
-  default:
-    break;
-  }
-  badArg(node, name, *a, "a number");
-}
-
-Operand Importer::operandArg(const ex::Node &node, StringRef name) {
-  const ex::Argument &a = arg(node, name);
-  if (a.tag() == ex::Argument::Tag::AS_TENSOR ||
-      a.tag() == ex::Argument::Tag::AS_OPTIONAL_TENSOR)
-    return Operand(tensorArg(node, name));
-  return Operand(scalarArg(node, name));
-}
-
-int64_t Importer::intArg(const ex::Node &node, StringRef name,
-                         std::optional<int64_t> byDefault) {
-  const ex::Argument *a = findArg(node, name);
-  if (!a || a->tag() == ex::Argument::Tag::AS_NONE) {
-    if (byDefault)
-      return *byDefault;
-    arg(node, name); // fails when absent
-    badArg(node, name, *a, "an int");
-  }
-  if (a->tag() == ex::Argument::Tag::AS_INT)
-    return a->get_as_int();
-  if (a->tag() == ex::Argument::Tag::AS_SYM_INT)
-    return symInt(node, name, a->get_as_sym_int());
-  if (a->tag() == ex::Argument::Tag::AS_BOOL)
-    return a->get_as_bool();
-  badArg(node, name, *a, "an int");
-}
-
-std::optional<int64_t> Importer::optIntArg(const ex::Node &node,
-                                           StringRef name) {
-  const ex::Argument *a = findArg(node, name);
-  if (!a || a->tag() == ex::Argument::Tag::AS_NONE)
-    return std::nullopt;
-  return intArg(node, name);
-}
-
-double Importer::floatArg(const ex::Node &node, StringRef name,
-                          std::optional<double> byDefault) {
-  std::optional<Scalar> d;
-  if (byDefault)
-    d = Scalar::ofFloat(*byDefault);
-  return scalarArg(node, name, d).asDouble();
-}
-
-bool Importer::boolArg(const ex::Node &node, StringRef name,
-                       std::optional<bool> byDefault) {
-  const ex::Argument *a = findArg(node, name);
-  if (!a || a->tag() == ex::Argument::Tag::AS_NONE) {
-    if (byDefault)
-      return *byDefault;
-    arg(node, name);
-    badArg(node, name, *a, "a bool");
-  }
-  if (a->tag() == ex::Argument::Tag::AS_BOOL)
-    return a->get_as_bool();
-  if (a->tag() == ex::Argument::Tag::AS_SYM_BOOL &&
-      a->get_as_sym_bool().tag() == ex::SymBoolArgument::Tag::AS_BOOL)
-    return a->get_as_sym_bool().get_as_bool();
-  if (a->tag() == ex::Argument::Tag::AS_INT)
-    return a->get_as_int() != 0;
-  badArg(node, name, *a, "a bool");
-}
-
-SmallVector<int64_t>
-Importer::intsArg(const ex::Node &node, StringRef name,
-                  std::optional<SmallVector<int64_t>> byDefault) {
-  const ex::Argument *a = findArg(node, name);
-  if (!a || a->tag() == ex::Argument::Tag::AS_NONE)
-    return byDefault ? *byDefault : SmallVector<int64_t>();
-  switch (a->tag()) {
-  case ex::Argument::Tag::AS_INTS:
-    return SmallVector<int64_t>(a->get_as_ints().begin(),
-                                a->get_as_ints().end());
-  case ex::Argument::Tag::AS_INT:
-  case ex::Argument::Tag::AS_SYM_INT:
-    return {intArg(node, name)};
-  case ex::Argument::Tag::AS_SYM_INTS: {
-    SmallVector<int64_t> out;
-    for (const ex::SymIntArgument &s : a->get_as_sym_ints())
-      out.push_back(symInt(node, name, s));
-    return out;
-  }
-  default:
-    badArg(node, name, *a, "a list of ints");
-  }
-}
-
-std::optional<Type> Importer::dtypeArg(const ex::Node &node, StringRef name) {
-  const ex::Argument *a = findArg(node, name);
-  if (!a || a->tag() == ex::Argument::Tag::AS_NONE)
-    return std::nullopt;
-  if (a->tag() != ex::Argument::Tag::AS_SCALAR_TYPE)
-    badArg(node, name, *a, "a dtype");
-  return elementTypeOf(a->get_as_scalar_type());
-}
-
-std::optional<std::string> Importer::stringArg(const ex::Node &node,
-                                               StringRef name) {
-  const ex::Argument *a = findArg(node, name);
-  if (!a || a->tag() == ex::Argument::Tag::AS_NONE)
-    return std::nullopt;
-  if (a->tag() != ex::Argument::Tag::AS_STRING)
-    badArg(node, name, *a, "a string");
-  return a->get_as_string();
-}
-
-//===----------------------------------------------------------------------===//
-// Outputs
-//===----------------------------------------------------------------------===//
-
-std::optional<std::string> Importer::usedOutput(const ex::Node &node,
-                                                unsigned index) {
-  const std::vector<ex::Argument> &outputs = node.get_outputs();
-  if (index >= outputs.size() ||
-      outputs[index].tag() != ex::Argument::Tag::AS_TENSOR)
-    return std::nullopt;
-  const std::string &name = outputs[index].get_as_tensor().get_name();
-  if (!usersOf.count(name))
-    return std::nullopt;
-  return name;
-}
-
-void Importer::setResult(const ex::Node &node, unsigned index, Value v) {
-  check(v);
-  const std::vector<ex::Argument> &outputs = node.get_outputs();
-  if (index >= outputs.size())
-    fail(node.get_target() + ": has no output " + Twine(index));
-  const ex::Argument &out = outputs[index];
-  if (out.tag() == ex::Argument::Tag::AS_TENSOR) {
-    values[out.get_as_tensor().get_name()] = v;
-  } else if (out.tag() != ex::Argument::Tag::AS_NONE) {
-    fail(node.get_target() + ": output " + Twine(index) + " is " +
-         std::string(ex::printEnum(out.tag())) + ", expected a tensor");
-  }
-  nodeResults[currentNode].push_back(v);
-}
-
-//===----------------------------------------------------------------------===//
 // Graph walk
 //===----------------------------------------------------------------------===//
-
-bool Importer::importSymbolic(const ex::Node &node, StringRef target) {
-  // Sizes read off tensors and Python arithmetic on them (a dynamic dim's
-  // `B * T`): numbers at import time, since every size is static once the
-  // input shapes are given.
-  auto define = [&](int64_t v) {
-    const std::vector<ex::Argument> &outputs = node.get_outputs();
-    if (outputs.size() != 1 ||
-        outputs[0].tag() != ex::Argument::Tag::AS_SYM_INT ||
-        outputs[0].get_as_sym_int().tag() != ex::SymIntArgument::Tag::AS_NAME)
-      fail(target + ": expected one symbolic int output");
-    symInts[outputs[0].get_as_sym_int().get_as_name()] = v;
-    return true;
-  };
-  if (target == "torch.ops.aten.sym_size.int") {
-    Value x = self(node);
-    ArrayRef<int64_t> shape = TensorBuilder::typeOf(x).getShape();
-    int64_t d = tb.normalizeDim(intArg(node, "dim"), shape.size());
-    if (d < 0)
-      throw ImportError();
-    return define(shape[d]);
-  }
-  if (target == "torch.ops.aten.sym_numel.default") {
-    return define(TensorBuilder::typeOf(self(node)).getNumElements());
-  }
-  // _operator.mul(a, b) and friends: positional arguments, named by
-  // position in the schema's serialization.
-  static const llvm::StringMap<int> arithmetic = {
-      {"_operator.add", 0},      {"_operator.sub", 1},
-      {"_operator.mul", 2},      {"_operator.floordiv", 3},
-      {"_operator.mod", 4},      {"_operator.neg", 5}};
-  auto it = arithmetic.find(target);
-  if (it == arithmetic.end())
-    return false;
-  const std::vector<ex::NamedArgument> &inputs = node.get_inputs();
-  size_t arity = it->second == 5 ? 1 : 2;
-  if (inputs.size() != arity)
-    fail(target + ": expected " + Twine(arity) + " arguments");
-  int64_t a = intArg(node, inputs[0].get_name());
-  if (it->second == 5)
-    return define(-a);
-  int64_t b = intArg(node, inputs[1].get_name());
-  switch (it->second) {
-  case 0:
-    return define(a + b);
-  case 1:
-    return define(a - b);
-  case 2:
-    return define(a * b);
-  default:
-    if (b == 0)
-      fail(target + ": division by zero");
-    // Python's floor division and modulo round toward -inf.
-    int64_t q = a / b, r = a % b;
-    if (r != 0 && ((r < 0) != (b < 0)))
-      --q, r += b;
-    return define(it->second == 3 ? q : r);
-  }
-}
 
 void Importer::importNode(const ex::Node &node) {
   static const llvm::StringMap<Handler> table = opTable();
@@ -1261,6 +760,11 @@ mlir::trace::importExportedProgram(MLIRContext *context, StringRef path,
                           "(truncated, corrupt, or not written by "
                           "torch.export.save); "
                        << stage << ": " << firstSentence(e);
+    return nullptr;
+  } catch (...) {
+    emitError(fileLoc) << "'" << path
+                       << "' is not a readable torch.export archive; "
+                       << stage << ": an unknown exception";
     return nullptr;
   }
 }

@@ -1,7 +1,8 @@
 //===- Importer.h - the torch.export importer's state -----------*- C++ -*-===//
 //
 // Private to lib/Importer/Export: the importer class, shared by the archive
-// and graph walk (ExportImporter.cpp), the checkpoint regions
+// and graph walk (ExportImporter.cpp), a node's arguments (Arguments.cpp),
+// symbolic sizes (Shapes.cpp), the checkpoint regions
 // (CheckpointRegions.cpp) and the Core ATen operator handlers (Aten*.cpp,
 // one file per family, each with a table of the targets it handles). Built
 // with LibTorch's flags (exceptions, RTTI); no exception leaves the library.
