@@ -129,13 +129,18 @@ callSite(StringRef name) {
 
 LogicalResult Importer::formRegions(func::FuncOp func) {
   // Only nodes that emitted ops count: a region's run may step over a size
-  // computation or a dead node.
+  // computation or a dead node. A module's run also steps over nodes that
+  // record no module stack (they could be anywhere).
   std::vector<unsigned> position(nodes.size(), ~0u);
+  std::vector<unsigned> modulePosition(nodes.size(), ~0u);
   std::vector<unsigned> emitting;
+  unsigned anchored = 0;
   for (auto [i, info] : llvm::enumerate(nodes))
     if (info.emittedOps) {
       position[i] = emitting.size();
       emitting.push_back(i);
+      if (info.hasModuleStack)
+        modulePosition[i] = anchored++;
     }
 
   // The nodes of each region, by key, in graph order.
@@ -178,10 +183,10 @@ LogicalResult Importer::formRegions(func::FuncOp func) {
       if (uses++ > 0)
         name += "#" + std::to_string(uses);
     }
+    const std::vector<unsigned> &at = f.fromModule ? modulePosition : position;
     size_t start = 0;
     for (size_t k = 1; k <= f.nodes.size(); ++k) {
-      if (k < f.nodes.size() &&
-          position[f.nodes[k]] == position[f.nodes[k - 1]] + 1)
+      if (k < f.nodes.size() && at[f.nodes[k]] == at[f.nodes[k - 1]] + 1)
         continue;
       if (k < f.nodes.size() && !f.fromModule) {
         unsigned gap = emitting[position[f.nodes[k - 1]] + 1];

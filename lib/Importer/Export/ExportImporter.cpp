@@ -226,6 +226,7 @@ void Importer::readMetadata(const ex::Node &node, NodeInfo &info) {
   // nn_module_stack: `key,path,class;key,path,class`, outermost first; the
   // path sits between the first and the last comma.
   if (auto it = metadata.find("nn_module_stack"); it != metadata.end()) {
+    info.hasModuleStack = true;
     SmallVector<StringRef> entries;
     StringRef(it->second).split(entries, ';', -1, /*KeepEmpty=*/false);
     for (StringRef entry : entries) {
@@ -246,7 +247,11 @@ void Importer::readMetadata(const ex::Node &node, NodeInfo &info) {
   // under `trace_mlir.checkpoint`, outermost first.
   if (auto it = metadata.find("custom");
       it != metadata.end() && options.checkpointCalls) {
-    nlohmann::json custom = nlohmann::json::parse(it->second);
+    nlohmann::json custom =
+        nlohmann::json::parse(it->second, nullptr, /*allow_exceptions=*/false);
+    if (custom.is_discarded())
+      fail("node '" + node.get_name().value_or("?") +
+           "': its custom metadata is not JSON");
     if (custom.is_object() && custom.contains("trace_mlir.checkpoint")) {
       const nlohmann::json &calls = custom.at("trace_mlir.checkpoint");
       if (!calls.is_array())

@@ -60,6 +60,9 @@ struct NodeInfo {
   std::vector<std::pair<int64_t, std::string>> calls;
   Location loc;
   bool emittedOps = false;
+  /// Whether the node records its module stack at all (one that does not
+  /// is in no module's way: it does not split a module's region).
+  bool hasModuleStack = false;
 };
 
 class Importer {
