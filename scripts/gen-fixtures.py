@@ -179,7 +179,8 @@ def write_error_files(out_root):
     for name, keep in (("no_debug_info", lambda n, d: None),
                        ("corrupt_debug_info", lambda n, d: d[:len(d) // 2]),
                        ("garbled_debug_info",
-                        lambda n, d: d[:len(d) // 2] + b"\x00garbage" * 4)):
+                        lambda n, d: d[:opcode_at_half(d)] +
+                        b"\x00garbage" * 4)):
         with zipfile.ZipFile(os.path.join(dst, name + ".pt"), "w") as out:
             for record, data in records:
                 if record.endswith("fixture_models.py.debug_pkl"):
@@ -190,6 +191,15 @@ def write_error_files(out_root):
         with open(seed + ".shapes") as f, \
                 open(os.path.join(dst, name + ".shapes"), "w") as g:
             g.write(f.read())
+
+
+def opcode_at_half(pickle):
+    """The offset of the first pickle opcode in the second half of
+    `pickle`: garbage from there is an opcode the unpickler does not know,
+    not a string cut short."""
+    import pickletools
+    return next(pos for _, _, pos in pickletools.genops(pickle)
+                if pos >= len(pickle) // 2)
 
 
 def table(rows, header):

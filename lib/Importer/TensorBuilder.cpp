@@ -385,23 +385,23 @@ Value TensorBuilder::clamp(Value x, std::optional<Operand> lo,
   if (!lo && !hi)
     return error("torch.clamp: at least one of 'min' or 'max' must not be "
                  "None");
-  // Selects rather than max/min: the gradient goes to x inside the bounds
-  // (at them too when boundsPass, as torch.clamp's does; not for
-  // hardtanh's) and to a tensor bound where it is taken; max/min would
-  // split it at a tie. A compare with NaN is false, so NaN stays.
+  // A scalar bound is a select rather than max/min: the gradient goes to
+  // x inside the bounds (at them too when boundsPass), where max/min would
+  // split it at a tie; a tensor bound is maximum/minimum, which split it,
+  // as PyTorch 2's clamp.Tensor. A compare with NaN is false, so NaN stays.
   Value result = x;
-  if (lo) {
-    Value below = compare(boundsPass ? ComparisonDirection::LT
-                                     : ComparisonDirection::LE,
-                          result, *lo);
-    result = where(below, *lo, result);
-  }
-  if (result && hi) {
-    Value above = compare(boundsPass ? ComparisonDirection::GT
-                                     : ComparisonDirection::GE,
-                          result, *hi);
-    result = where(above, *hi, result);
-  }
+  auto bound = [&](Value current, const Operand &b, bool lower) -> Value {
+    if (b.tensor)
+      return binary(lower ? Binary::Max : Binary::Min, current, b);
+    ComparisonDirection outside =
+        lower ? (boundsPass ? ComparisonDirection::LT : ComparisonDirection::LE)
+              : (boundsPass ? ComparisonDirection::GT : ComparisonDirection::GE);
+    return where(compare(outside, current, b), b, current);
+  };
+  if (lo)
+    result = bound(result, *lo, /*lower=*/true);
+  if (result && hi)
+    result = bound(result, *hi, /*lower=*/false);
   return result;
 }
 

@@ -123,6 +123,29 @@ TEST(FindCheckpointCalls, DynamoFramesAndNoCall) {
   ASSERT_EQ(calls.size(), 1u);
   EXPECT_EQ(calls[0].siteFile, "model.py");
   EXPECT_EQ(calls[0].siteLine, 7);
+  // PyTorch 2.14's disable wrapper is torch/_compile.py's `inner`; a
+  // CheckpointWrapper behind it is still the call site.
+  std::string wrapped =
+      frame("model.py", 3, "forward") + moduleCall() + checkpointCall() +
+      torchFrame("_compile.py", 54, "inner") +
+      torchFrame("distributed/algorithms/_checkpoint/checkpoint_wrapper.py",
+                 171, "forward") +
+      moduleCall();
+  auto viaInner = findCheckpointCalls(parseStack(wrapped));
+  ASSERT_EQ(viaInner.size(), 1u);
+  EXPECT_TRUE(viaInner[0].fromWrapper);
+  // checkpoint(block, h) in PyTorch 2: the module's _wrapped_call_impl is
+  // the outermost frame inside; the call runs a module, not a function.
+  std::string moduleForm =
+      frame("model.py", 3, "forward") + moduleCall() +
+      torchFrame("nn/modules/module.py", 1775, "_wrapped_call_impl") +
+      checkpointCall() + torchFrame("_compile.py", 54, "inner") +
+      frame("model.py", 9, "forward") + moduleCall();
+  auto module = findCheckpointCalls(parseStack(moduleForm));
+  ASSERT_EQ(module.size(), 1u);
+  EXPECT_EQ(module[0].function, "");
+  EXPECT_EQ(module[0].moduleCallsInside, 1u);
+  EXPECT_EQ(module[0].siteLine, 9);
   EXPECT_TRUE(findCheckpointCalls(parseStack(tracer())).empty());
   // A stack that ends in the checkpoint frame has no call site.
   EXPECT_TRUE(findCheckpointCalls(parseStack(frame("m.py", 1, "<lambda>") +

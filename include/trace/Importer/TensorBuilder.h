@@ -121,10 +121,11 @@ public:
   Value dropout(Value x, double p, bool train);
   /// torch.clamp: lo where x < lo, then hi where above hi (so hi when
   /// lo > hi), promoting as torch does; NaN stays NaN. At least one bound.
-  /// `boundsPass`: x at a bound gets the gradient (torch.clamp), or not
-  /// (hardtanh, relu6).
+  /// At a scalar bound, `boundsPass` says whether x gets the gradient (not
+  /// in PyTorch 2's clamp, hardtanh and relu6); at a tensor bound x and the
+  /// bound share it, as PyTorch 2's clamp.Tensor does (maximum/minimum).
   Value clamp(Value x, std::optional<Operand> lo, std::optional<Operand> hi,
-              bool boundsPass = true);
+              bool boundsPass = false);
   // Activations, as torch.nn.functional computes them.
   /// relu6(x + 3) / 6.
   Value hardsigmoid(Value x);

@@ -96,11 +96,13 @@ mlir::trace::findCheckpointCalls(ArrayRef<StackFrame> frames) {
     if (inner == 0)
       continue; // nothing ran inside: not an op of this call
     CheckpointCallFrame call;
-    // PyTorch 2's checkpoint is wrapped by torch._dynamo's disable: its
-    // frames sit between the caller and checkpoint.py.
+    // PyTorch 2's checkpoint is wrapped by dynamo's disable decorator
+    // (torch/_dynamo/, or torch/_compile.py's `inner` in newer releases):
+    // its frames sit between the caller and checkpoint.py.
     size_t caller = i + 1;
     while (caller + 1 < frames.size() &&
-           StringRef(frames[caller].file).contains("torch/_dynamo/"))
+           (StringRef(frames[caller].file).contains("torch/_dynamo/") ||
+            inTorchFile(frames[caller], "torch/_compile.py")))
       ++caller;
     ArrayRef<StackFrame> outside = frames.drop_front(caller);
     ArrayRef<StackFrame> inside = frames.take_front(inner);
@@ -108,8 +110,15 @@ mlir::trace::findCheckpointCalls(ArrayRef<StackFrame> frames) {
     call.siteFile = outside.front().file;
     call.siteLine = outside.front().line;
     call.callee = joinFrames(inside);
-    if (!isModuleCall(inside.back()))
-      call.function = inside.back().function;
+    // The function called: none when it is a module (its _call_impl, or in
+    // PyTorch 2 the _wrapped_call_impl that calls it, is outermost inside).
+    const StackFrame &entry = inside.back();
+    bool moduleEntry =
+        isModuleCall(entry) ||
+        (inTorchFile(entry, "torch/nn/modules/module.py") &&
+         entry.function == "_wrapped_call_impl");
+    if (!moduleEntry)
+      call.function = entry.function;
     call.moduleCallsInside = llvm::count_if(inside, isModuleCall);
     call.fromWrapper = inTorchFile(
         outside.front(),

@@ -3,7 +3,8 @@
 // The operators of one family (convolutions): a handler each, named in the
 // table at the end of the file, which importNode dispatches on
 // (ExportImporter.cpp). Core ATen has one convolution operator; conv1d/2d/3d
-// and the transposed ones decompose into it.
+// and the transposed ones decompose into it. Pooling is here too, as in the
+// TorchScript importer.
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,9 +52,96 @@ void Importer::atenConvolution(const ex::Node &node, StringRef op) {
                                         groups));
 }
 
+/// A pooling's per-spatial-dim list `name`: one entry for all, or one per
+/// dim; empty (an absent stride) gives `byDefault`.
+static SmallVector<int64_t> poolList(SmallVector<int64_t> list,
+                                     ArrayRef<int64_t> byDefault,
+                                     int64_t spatial) {
+  if (list.empty())
+    return SmallVector<int64_t>(byDefault);
+  if (list.size() == 1)
+    list.assign(spatial, list.front());
+  return list;
+}
+
+/// Spatial dims of max_pool2d_with_indices, avg_pool3d, ...
+static int64_t poolSpatialDims(StringRef op) {
+  return op.contains("1d") ? 1 : op.contains("3d") ? 3 : 2;
+}
+
+/// max_pool{2,3}d_with_indices: (output, indices). The indices are for
+/// eager's backward; trace-autodiff differentiates the max itself, so a
+/// later node reading them is refused.
+void Importer::atenMaxPool(const ex::Node &node, StringRef op) {
+  int64_t spatial = poolSpatialDims(op);
+  Value x = self(node);
+  if (usedOutput(node, 1))
+    fail(node.get_target() + ": its indices (output 1) are read by a later "
+                             "node; only the pooled output is supported");
+  SmallVector<int64_t> kernel =
+      poolList(intsArg(node, "kernel_size"), {}, spatial);
+  SmallVector<int64_t> stride =
+      poolList(intsArg(node, "stride", SmallVector<int64_t>{}), kernel,
+               spatial);
+  SmallVector<int64_t> padding =
+      poolList(intsArg(node, "padding", SmallVector<int64_t>{0}), {},
+               spatial);
+  SmallVector<int64_t> dilation =
+      poolList(intsArg(node, "dilation", SmallVector<int64_t>{1}), {},
+               spatial);
+  if (int64_t(kernel.size()) != spatial || int64_t(stride.size()) != spatial ||
+      int64_t(padding.size()) != spatial ||
+      int64_t(dilation.size()) != spatial)
+    fail(node.get_target() + ": kernel_size, stride, padding and dilation "
+                             "need one entry or one per spatial dim");
+  return setResult(node, 0,
+                   tb.maxPool(x, kernel, stride, padding, dilation,
+                              boolArg(node, "ceil_mode", false)));
+}
+
+/// avg_pool{1,2,3}d.
+void Importer::atenAvgPool(const ex::Node &node, StringRef op) {
+  int64_t spatial = poolSpatialDims(op);
+  Value x = self(node);
+  SmallVector<int64_t> kernel =
+      poolList(intsArg(node, "kernel_size"), {}, spatial);
+  SmallVector<int64_t> stride =
+      poolList(intsArg(node, "stride", SmallVector<int64_t>{}), kernel,
+               spatial);
+  SmallVector<int64_t> padding =
+      poolList(intsArg(node, "padding", SmallVector<int64_t>{0}), {},
+               spatial);
+  if (int64_t(kernel.size()) != spatial || int64_t(stride.size()) != spatial ||
+      int64_t(padding.size()) != spatial)
+    fail(node.get_target() + ": kernel_size, stride and padding need one "
+                             "entry or one per spatial dim");
+  std::optional<int64_t> divisor = optIntArg(node, "divisor_override");
+  return setResult(node, tb.avgPool(x, kernel, stride, padding,
+                                    boolArg(node, "ceil_mode", false),
+                                    boolArg(node, "count_include_pad", true),
+                                    divisor));
+}
+
+/// _adaptive_avg_pool{2,3}d (adaptive_avg_pool1d decomposes to the 2d).
+void Importer::atenAdaptiveAvgPool(const ex::Node &node, StringRef op) {
+  return setResult(node,
+                   tb.adaptiveAvgPool(self(node), intsArg(node, "output_size")));
+}
+
 ArrayRef<Importer::Entry> Importer::convOps() {
   static const Entry entries[] = {
       {"torch.ops.aten.convolution.default", &Importer::atenConvolution},
+      {"torch.ops.aten.max_pool2d_with_indices.default",
+       &Importer::atenMaxPool},
+      {"torch.ops.aten.max_pool3d_with_indices.default",
+       &Importer::atenMaxPool},
+      {"torch.ops.aten.avg_pool1d.default", &Importer::atenAvgPool},
+      {"torch.ops.aten.avg_pool2d.default", &Importer::atenAvgPool},
+      {"torch.ops.aten.avg_pool3d.default", &Importer::atenAvgPool},
+      {"torch.ops.aten._adaptive_avg_pool2d.default",
+       &Importer::atenAdaptiveAvgPool},
+      {"torch.ops.aten._adaptive_avg_pool3d.default",
+       &Importer::atenAdaptiveAvgPool},
   };
   return entries;
 }

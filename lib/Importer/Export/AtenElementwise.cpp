@@ -136,8 +136,30 @@ void Importer::atenToCopy(const ex::Node &node, StringRef op) {
   return setResult(node, tb.convert(x, *dtype));
 }
 
+/// logical_not, logical_and, logical_or: on each operand's truth (x != 0),
+/// to bool.
+void Importer::atenLogical(const ex::Node &node, StringRef op) {
+  auto truth = [&](StringRef name) {
+    Value v = tensorArg(node, name);
+    if (TensorBuilder::typeOf(v).getElementType().isInteger(1))
+      return v;
+    return check(tb.compare(ComparisonDirection::NE, v, Scalar::ofInt(0)));
+  };
+  Value a = truth("self");
+  if (op == "logical_not")
+    return setResult(node, tb.where(a, Scalar::ofBool(false),
+                                    Scalar::ofBool(true)));
+  Value b = truth("other");
+  if (op == "logical_and")
+    return setResult(node, tb.where(a, b, Scalar::ofBool(false)));
+  return setResult(node, tb.where(a, Scalar::ofBool(true), b));
+}
+
 ArrayRef<Importer::Entry> Importer::elementwiseOps() {
   static const Entry entries[] = {
+      {"torch.ops.aten.logical_not.default", &Importer::atenLogical},
+      {"torch.ops.aten.logical_and.default", &Importer::atenLogical},
+      {"torch.ops.aten.logical_or.default", &Importer::atenLogical},
       {"torch.ops.aten.neg.default", &Importer::atenUnary},
       {"torch.ops.aten.abs.default", &Importer::atenUnary},
       {"torch.ops.aten.exp.default", &Importer::atenUnary},

@@ -102,6 +102,42 @@ void Importer::atenBatchNorm(const ex::Node &node, StringRef op) {
     setResult(node, 4, result.runningVar ? result.runningVar : runningVar);
 }
 
+/// _native_batch_norm_legit.no_stats: (output, mean, rstd), BatchNorm in
+/// training without running statistics (track_running_stats=False).
+void Importer::atenBatchNormNoStats(const ex::Node &node, StringRef op) {
+  if (usedOutput(node, 1) || usedOutput(node, 2))
+    fail(node.get_target() + ": its saved statistics (outputs 1 and 2) are "
+                             "read by a later node; unsupported");
+  TensorBuilder::BatchNorm result = tb.batchNorm(
+      tensorArg(node, "input"), optTensorArg(node, "weight"),
+      optTensorArg(node, "bias"), Value(), Value(),
+      boolArg(node, "training"), floatArg(node, "momentum"),
+      floatArg(node, "eps"));
+  return setResult(node, 0, result.output);
+}
+
+/// native_group_norm: (output, mean, rstd); N, C and HxW restate the
+/// input's shape.
+void Importer::atenGroupNorm(const ex::Node &node, StringRef op) {
+  if (usedOutput(node, 1) || usedOutput(node, 2))
+    fail(node.get_target() + ": its saved statistics (outputs 1 and 2) are "
+                             "read by a later node; unsupported");
+  return setResult(node, 0,
+                   tb.groupNorm(tensorArg(node, "input"), intArg(node, "group"),
+                                optTensorArg(node, "weight"),
+                                optTensorArg(node, "bias"),
+                                floatArg(node, "eps")));
+}
+
+/// hardtanh (relu6 decomposes to it): a clamp whose gradient is 0 at the
+/// bounds, as torch's.
+void Importer::atenHardtanh(const ex::Node &node, StringRef op) {
+  Scalar lo = scalarArg(node, "min_val", Scalar::ofFloat(-1.0));
+  Scalar hi = scalarArg(node, "max_val", Scalar::ofFloat(1.0));
+  return setResult(node, tb.clamp(self(node), Operand(lo), Operand(hi),
+                                  /*boundsPass=*/false));
+}
+
 /// addmm: beta * self + alpha * (mat1 @ mat2).
 void Importer::atenAddmm(const ex::Node &node, StringRef op) {
   using B = TensorBuilder::Binary;
@@ -161,6 +197,10 @@ ArrayRef<Importer::Entry> Importer::nnOps() {
       {"torch.ops.aten.mm.default", &Importer::atenMatmul},
       {"torch.ops.aten.bmm.default", &Importer::atenMatmul},
       {"torch.ops.aten.embedding.default", &Importer::atenEmbedding},
+      {"torch.ops.aten._native_batch_norm_legit.no_stats",
+       &Importer::atenBatchNormNoStats},
+      {"torch.ops.aten.native_group_norm.default", &Importer::atenGroupNorm},
+      {"torch.ops.aten.hardtanh.default", &Importer::atenHardtanh},
   };
   return entries;
 }

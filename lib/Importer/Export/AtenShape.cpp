@@ -148,8 +148,56 @@ void Importer::atenIndexSelect(const ex::Node &node, StringRef op) {
   return setResult(node, tb.indexSelect(x, intArg(node, "dim"), index));
 }
 
+/// scatter_add: x with src added at index along dim.
+void Importer::atenScatterAdd(const ex::Node &node, StringRef op) {
+  return setResult(node, tb.scatterAdd(self(node), intArg(node, "dim"),
+                                       tensorArg(node, "index"),
+                                       tensorArg(node, "src")));
+}
+
+/// constant_pad_nd: `pad` holds (before, after) pairs from the last dim
+/// backwards; a negative amount crops. Padding is a concatenation with a
+/// constant block, so the gradient of the input is the matching slice.
+void Importer::atenConstantPad(const ex::Node &node, StringRef op) {
+  Value x = self(node);
+  SmallVector<int64_t> pad = intsArg(node, "pad");
+  Scalar value = scalarArg(node, "value", Scalar::ofInt(0));
+  int64_t rank = TensorBuilder::typeOf(x).getRank();
+  if (pad.size() % 2 != 0 || int64_t(pad.size()) > 2 * rank)
+    fail(node.get_target() + ": pad has " + Twine(pad.size()) +
+         " entries for a rank-" + Twine(rank) + " tensor");
+  for (size_t i = 0; i < pad.size(); i += 2) {
+    int64_t dim = rank - 1 - int64_t(i / 2);
+    int64_t before = pad[i], after = pad[i + 1];
+    int64_t size = TensorBuilder::typeOf(x).getDimSize(dim);
+    if (size + std::min<int64_t>(before, 0) + std::min<int64_t>(after, 0) < 0)
+      fail(node.get_target() + ": crops more than dim " + Twine(dim) +
+           " holds");
+    if (before < 0 || after < 0)
+      x = check(tb.slice(x, dim, std::max<int64_t>(-before, 0),
+                         size - std::max<int64_t>(-after, 0), 1));
+    SmallVector<Value> parts;
+    auto block = [&](int64_t n) {
+      SmallVector<int64_t> shape(TensorBuilder::typeOf(x).getShape());
+      shape[dim] = n;
+      parts.push_back(check(tb.full(
+          shape, TensorBuilder::typeOf(x).getElementType(), value)));
+    };
+    if (before > 0)
+      block(before);
+    parts.push_back(x);
+    if (after > 0)
+      block(after);
+    if (parts.size() > 1)
+      x = check(tb.concat(parts, dim));
+  }
+  return setResult(node, x);
+}
+
 ArrayRef<Importer::Entry> Importer::shapeOps() {
   static const Entry entries[] = {
+      {"torch.ops.aten.scatter_add.default", &Importer::atenScatterAdd},
+      {"torch.ops.aten.constant_pad_nd.default", &Importer::atenConstantPad},
       {"torch.ops.aten.view.default", &Importer::atenView},
       {"torch.ops.aten._unsafe_view.default", &Importer::atenView},
       {"torch.ops.aten.reshape.default", &Importer::atenView},

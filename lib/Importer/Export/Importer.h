@@ -202,6 +202,15 @@ private:
   void atenScalarTensor(const ex::Node &node, StringRef op);
   void atenFull(const ex::Node &node, StringRef op);
   void atenConvolution(const ex::Node &node, StringRef op);
+  void atenMaxPool(const ex::Node &node, StringRef op);
+  void atenAvgPool(const ex::Node &node, StringRef op);
+  void atenAdaptiveAvgPool(const ex::Node &node, StringRef op);
+  void atenHardtanh(const ex::Node &node, StringRef op);
+  void atenBatchNormNoStats(const ex::Node &node, StringRef op);
+  void atenGroupNorm(const ex::Node &node, StringRef op);
+  void atenLogical(const ex::Node &node, StringRef op);
+  void atenConstantPad(const ex::Node &node, StringRef op);
+  void atenScatterAdd(const ex::Node &node, StringRef op);
 
   // Checkpoint regions and names (CheckpointRegions.cpp) -----------------------
   bool isCheckpointModule(const ModuleFrame &frame);

@@ -136,7 +136,8 @@ void Importer::atenComposite(jit::Node *node, StringRef name) {
       // x - clamp(x, -l, l): 0 inside (bounds included, gradient 0 there),
       // x -+ l outside, NaN stays NaN, as torch.
       Value clamped =
-          tb.clamp(x, Operand(real(-lambda)), Operand(real(lambda)));
+          tb.clamp(x, Operand(real(-lambda)), Operand(real(lambda)),
+                   /*boundsPass=*/true);
       return setResult(node, tb.binary(B::Sub, x, clamped));
     }
     // 0 on [-l, l], x elsewhere (NaN included).

@@ -46,6 +46,21 @@ void Importer::atenFlatten(jit::Node *node, StringRef name) {
                         intArg(node, "start_dim"), intArg(node, "end_dim")));
 }
 
+/// aten::unflatten: dim `dim` split into `sizes` (one may be -1), as
+/// PyTorch 2's MultiheadAttention splits its packed projection.
+void Importer::atenUnflatten(jit::Node *node, StringRef name) {
+  Value v = self(node);
+  auto type = TensorBuilder::typeOf(v);
+  int64_t dim = tb.normalizeDim(intArg(node, "dim"), type.getRank());
+  if (dim < 0)
+    throw ImportError();
+  std::vector<int64_t> sizes = intListArg(node, "sizes");
+  SmallVector<int64_t> shape(type.getShape().take_front(dim));
+  shape.append(sizes.begin(), sizes.end());
+  shape.append(type.getShape().begin() + dim + 1, type.getShape().end());
+  return setResult(node, tb.reshape(v, shape));
+}
+
 /// aten::transpose.
 void Importer::atenTranspose(jit::Node *node, StringRef name) {
   Value v = self(node);
@@ -212,6 +227,7 @@ ArrayRef<Importer::AtenEntry> Importer::shapeAtenOps() {
       {"reshape_as", &Importer::atenViewAs},
       {"expand_as", &Importer::atenViewAs},
       {"flatten", &Importer::atenFlatten},
+      {"unflatten", &Importer::atenUnflatten},
       {"transpose", &Importer::atenTranspose},
       {"t", &Importer::atenT},
       {"permute", &Importer::atenPermute},

@@ -2,7 +2,8 @@
 //
 // Private to lib/Importer/TorchScript: the importer class, shared by the
 // graph walk (TorchScriptImporter.cpp) and the aten operator handlers
-// (Aten*.cpp, one file per family, dispatched through AtenOps.h's table).
+// (Aten*.cpp, one file per family, each with a table of the names it
+// handles).
 // Built with LibTorch's flags (exceptions, RTTI); no exception leaves the
 // library.
 //
@@ -222,6 +223,7 @@ private:
   void atenView(jit::Node *node, StringRef name);
   void atenViewAs(jit::Node *node, StringRef name);
   void atenFlatten(jit::Node *node, StringRef name);
+  void atenUnflatten(jit::Node *node, StringRef name);
   void atenTranspose(jit::Node *node, StringRef name);
   void atenT(jit::Node *node, StringRef name);
   void atenPermute(jit::Node *node, StringRef name);
