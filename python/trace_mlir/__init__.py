@@ -5,12 +5,19 @@
     opt = torch.optim.AdamW(step.parameters())      # model's parameters
     loss = step(x, y); loss.backward(); opt.step()
 
-compile() traces the module with torch.jit.trace, runs trace-compile on
-it (import, autodiff, rematerialization, fusion, lowering, a shared
-library) and returns a module whose forward calls the library's
-`forward_fwd` and whose backward, through a torch.autograd.Function, calls
-`forward_bwd` with the values the forward saved. The returned module holds
-the original one as `.module`: the parameters are the same tensors, so
+or, through torch.compile (the backend is registered on import):
+
+    step = torch.compile(model, backend="trace_mlir")
+
+compile() exports the module with torch.export (trace_mlir.export, which
+keeps each torch.utils.checkpoint call as a checkpoint region), runs
+trace-compile on the .pt2 archive (import, autodiff, rematerialization,
+fusion, lowering, a shared library) and returns a module whose forward
+calls the library's `forward_fwd` and whose backward, through a
+torch.autograd.Function, calls `forward_bwd` with the values the forward
+saved. frontend="torchscript" traces with torch.jit.trace instead.
+
+The returned module holds the original one as `.module`: the parameters are the same tensors, so
 optimizers and DistributedDataParallel see them unchanged (its state_dict
 is the model's under `module.`, as torch.compile's is under `_orig_mod.`).
 Each call reads the parameters where they are then, at their attribute
@@ -58,7 +65,11 @@ import warnings
 import torch
 from torch.autograd.function import once_differentiable
 
-__all__ = ["compile", "load", "CompiledModule", "TraceMLIRError"]
+from . import dynamo as _dynamo
+from . import exporter as _export
+from .exporter import export
+
+__all__ = ["compile", "export", "load", "CompiledModule", "TraceMLIRError"]
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -118,10 +129,64 @@ def _plain(value):
         issubclass(type(value), torch.nn.Parameter)
 
 
-def _input_names(traced):
-    """The forward's argument names as the importer spells them."""
-    inputs = list(traced.graph.inputs())[1:]  # the first is self
-    return [value.debugName().split(".")[0] for value in inputs]
+class _ExportedProgram:
+    """The module as torch.export sees it (trace_mlir.export: checkpoint
+    calls marked, decomposed to Core ATen), saved as a .pt2 archive."""
+
+    suffix = ".pt2"
+
+    def __init__(self, module, inputs):
+        self.program = _export.export(module, inputs)
+        signature = self.program.graph_signature
+        self.input_names = list(signature.user_inputs)
+
+    def digest(self, digest):
+        # The graph with the metadata trace-import reads (checkpoint
+        # markers, module paths), and the values of tensor constants.
+        for node in self.program.graph.nodes:
+            digest.update(repr((node.op, node.name, str(node.target),
+                                node.args, node.kwargs,
+                                node.meta.get("custom"),
+                                node.meta.get("nn_module_stack"))).encode())
+        digest.update(str(self.program.graph_signature).encode())
+        for name, value in sorted(self.program.constants.items()):
+            if isinstance(value, torch.Tensor):
+                digest.update(repr((name, value.dtype, list(value.shape),
+                                    value.tolist())).encode())
+
+    def save(self, path):
+        torch.export.save(self.program, path)
+
+
+class _TorchScript:
+    """The module traced by torch.jit.trace, saved as a TorchScript file
+    (frontend="torchscript", for what torch.export cannot take)."""
+
+    suffix = ".pt"
+
+    def __init__(self, module, inputs):
+        with torch.no_grad():
+            self.traced = torch.jit.trace(module, inputs, check_trace=False)
+        inputs = list(self.traced.graph.inputs())[1:]  # the first is self
+        self.input_names = [v.debugName().split(".")[0] for v in inputs]
+
+    def digest(self, digest):
+        # The graph and the values of its tensor constants (the graph's
+        # text elides large ones).
+        graph = self.traced.inlined_graph
+        digest.update(str(graph).encode())
+        for n in graph.nodes():
+            if n.kind() == "prim::Constant" and n.hasAttribute("value") \
+                    and n.kindOf("value") == "t":
+                t = n.t("value")
+                digest.update(repr((t.dtype, list(t.shape),
+                                    t.tolist())).encode())
+
+    def save(self, path):
+        self.traced.save(path)
+
+
+_FRONTENDS = {"export": _ExportedProgram, "torchscript": _TorchScript}
 
 
 class _Library:
@@ -347,8 +412,13 @@ class CompiledModule(torch.nn.Module):
     """The module trace_mlir.compile returns; see the package docstring."""
 
     def __init__(self, module, example_inputs, remat, checkpoint_policy,
-                 cache_dir, recompile, options, target="cpu", prebuilt=None):
+                 cache_dir, recompile, options, target="cpu", prebuilt=None,
+                 frontend="export"):
         super().__init__()
+        if frontend not in _FRONTENDS:
+            raise ValueError(f"frontend={frontend!r}: one of "
+                             f"{sorted(_FRONTENDS)}")
+        self._frontend = frontend
         if recompile not in ("warn", "error"):
             raise ValueError(f"recompile={recompile!r}: 'warn' or 'error'")
         if target not in ("cpu", "cuda"):
@@ -449,7 +519,7 @@ class CompiledModule(torch.nn.Module):
                 "as FSDP took or sharded them); call the compiled module "
                 "once in each mode and on each input shape before wrapping "
                 "it")
-        # The compiler's LibTorch (Debian's) has no CUDA, so the archive it
+        # The module is traced on the CPU, so the archive the compiler
         # reads holds CPU tensors: a module on the GPU is traced as a copy
         # on the CPU.
         tracee = self.module
@@ -465,14 +535,13 @@ class CompiledModule(torch.nn.Module):
         # running statistics) are undone, so that compiling is not a step.
         buffers = [(b, b.clone()) for b in tracee.buffers()]
         try:
-            with torch.no_grad():
-                traced = torch.jit.trace(tracee, inputs, check_trace=False)
+            program = _FRONTENDS[self._frontend](tracee, inputs)
         finally:
             tracee.train(was_training)
             with torch.no_grad():
                 for b, before in buffers:
                     b.copy_(before)
-        names = _input_names(traced)
+        names = program.input_names
         shapes = []
         for name, t in zip(names, inputs):
             if t.dtype not in _MLIR_DTYPES:
@@ -486,18 +555,11 @@ class CompiledModule(torch.nn.Module):
         flags = list(self._flags) + [f"--target={self._target}"]
         if not training:
             flags.append("--dropout-as-identity")
-        # The key: the graph, the values of its tensor constants (the
-        # graph's text elides large ones), the shapes and flags, and the
-        # compiler that builds the library.
+        # The key: the program, the shapes and flags, and the compiler that
+        # builds the library.
         binary = _trace_compile_binary()
         digest = hashlib.sha256()
-        digest.update(str(traced.inlined_graph).encode())
-        for n in traced.inlined_graph.nodes():
-            if n.kind() == "prim::Constant" and n.hasAttribute("value") \
-                    and n.kindOf("value") == "t":
-                t = n.t("value")
-                digest.update(repr((t.dtype, list(t.shape),
-                                    t.tolist())).encode())
+        program.digest(digest)
         digest.update(repr((shapes, flags)).encode())
         stat = os.stat(binary)
         digest.update(f"{binary}:{stat.st_size}:{stat.st_mtime_ns}".encode())
@@ -505,8 +567,9 @@ class CompiledModule(torch.nn.Module):
         directory = os.path.join(self._cache_dir, key)
         if not os.path.exists(os.path.join(directory, "libstep.so")):
             os.makedirs(self._cache_dir, exist_ok=True)
-            model_path = os.path.join(self._cache_dir, f"{key}.pt")
-            traced.save(model_path)
+            model_path = os.path.join(self._cache_dir,
+                                      f"{key}{program.suffix}")
+            program.save(model_path)
             command = [binary, model_path,
                        "-o", directory, "--name=step",
                        f"--cache-dir={os.path.join(self._cache_dir, 'objects')}"
@@ -628,7 +691,7 @@ class CompiledModule(torch.nn.Module):
 
 def compile(module, example_inputs, remat="min-cut", target="cpu",
             checkpoint_policy=None, cache_dir=None, recompile="warn",
-            options=()):
+            options=(), frontend="export"):
     """Compiles `module`'s training step for `example_inputs` (a tuple of
     tensors) and returns a CompiledModule.
 
@@ -644,6 +707,9 @@ def compile(module, example_inputs, remat="min-cut", target="cpu",
       directory when None.
     recompile: "warn" (say once per new input shape) or "error".
     options: more trace-compile flags, e.g. ["--host-cpu=native"].
+    frontend: "export" (torch.export, checkpoint calls kept as regions;
+      trace_mlir.export) or "torchscript" (torch.jit.trace, deprecated by
+      PyTorch).
     """
     if target not in ("cpu", "cuda"):
         raise ValueError(f"trace_mlir.compile: target={target!r}: 'cpu' or "
@@ -653,7 +719,8 @@ def compile(module, example_inputs, remat="min-cut", target="cpu",
     if isinstance(example_inputs, torch.Tensor):
         example_inputs = (example_inputs,)
     return CompiledModule(module, example_inputs, remat, checkpoint_policy,
-                          cache_dir, recompile, options, target=target)
+                          cache_dir, recompile, options, target=target,
+                          frontend=frontend)
 
 
 def load(module, directory):
@@ -667,3 +734,9 @@ def load(module, directory):
         raise TypeError("trace_mlir.load: expected a torch.nn.Module")
     return CompiledModule(module, (), None, None, None, "error", (),
                           prebuilt=directory)
+
+
+# torch.compile(model, backend="trace_mlir") once trace_mlir is imported
+# (an installed package also registers it through the torch_dynamo_backends
+# entry point).
+_dynamo.register()

@@ -19,7 +19,7 @@ Each check prints one PASS or FAIL line; the script exits 1 if any failed.
   * a new batch size recompiles, warns once, and gives eager's loss;
     with recompile="error" it raises;
   * errors: an unsupported op raises TraceMLIRError with the importer's
-    message (the op's schema and its source line), an input of another
+    message (the op's Core ATen name and its source line), an input of another
     dtype a TypeError.
 """
 
@@ -273,7 +273,7 @@ def checks(cache):
     except trace_mlir.TraceMLIRError as e:
         text = str(e)
         check("an unsupported op raises TraceMLIRError",
-              "aten::cumsum" in text and "train.py" in text,
+              "torch.ops.aten.cumsum.default" in text and "train.py" in text,
               text.splitlines()[0])
     try:
         compiled(batch[0].double(), batch[1])
