@@ -352,8 +352,8 @@ def print_zoo_table(build, workdir):
           "| min-cut, a region per block |")
     print("|---|---:|---:|---:|---:|---:|")
     for name in zoo_models.MODELS:
-        pt = os.path.join(workdir, f"zoo_{name}.pt")
-        shapes = zoo_models.trace(name, pt)
+        pt = os.path.join(workdir, f"zoo_{name}.pt2")
+        shapes = zoo_models.export(name, pt)
         mlir = os.path.join(workdir, f"zoo_{name}.mlir")
         subprocess.run([os.path.join(build, "bin", "trace-import"), pt, "-o", mlir,
                         f"--input-shape={shapes}"], check=True)

@@ -8,7 +8,8 @@ Each check prints one PASS or FAIL line; the script exits 1 if any failed.
   * Thunder's checkpoint example, exactly: f(x) = checkpoint(lambda x:
     x.sin().cos().exp(), x): one checkpoint region in the import, its
     sin and cos recomputed in the backward,
-    gradients equal eager's;
+    gradients equal eager's; the same through trace_mlir.compile (a .pt2
+    from trace_mlir.export, then trace-compile);
   * a graph break (a .item() in forward): the code dynamo
     cannot capture runs eagerly between two compiled graphs, and the
     loss and gradients equal eager's;
@@ -130,6 +131,33 @@ def thunder_example(cache):
           f"forward_bwd {bwd.count('trace.sin')}, {bwd.count('trace.cos')}")
 
 
+class Thunder(nn.Module):
+    def forward(self, x):
+        return torch.utils.checkpoint.checkpoint(
+            lambda x: x.sin().cos().exp(), x, use_reentrant=False)
+
+
+def thunder_through_export(cache):
+    """The same example through trace_mlir.export, torch.export.save and
+    trace-compile, as trace_mlir.compile runs them."""
+    step = trace_mlir.compile(Thunder(), (torch.randn(64, 64),),
+                              cache_dir=cache)
+    x = torch.randn(64, 64, requires_grad=True)
+    y = step(x)
+    g = torch.randn_like(y)
+    y.backward(g)
+    x_ref = x.detach().clone().requires_grad_()
+    Thunder()(x_ref).backward(g)
+    archives = glob.glob(os.path.join(cache, "*.pt2"))
+    regions = stage(cache, "01-import.mlir").count("trace.checkpoint ")
+    bwd = function(stage(cache, "03-remat.mlir"), "forward_bwd")
+    check("Thunder's example through a .pt2 and trace-compile: one region, "
+          "sin and cos recomputed in backward, gradients equal eager's",
+          len(archives) == 1 and regions == 1 and "trace.sin" in bwd and
+          "trace.cos" in bwd and close(x.grad, x_ref.grad),
+          f"{len(archives)} archives, {regions} regions")
+
+
 class Breaks(nn.Module):
     """Two linear layers with code dynamo cannot capture between them."""
 
@@ -191,7 +219,8 @@ def main():
         torch._dynamo.reset()
         with tempfile.TemporaryDirectory(prefix="trace_mlir-test-") as cache:
             train(label, make_model, make_batch, cache)
-    for test in (thunder_example, graph_break, new_shape):
+    for test in (thunder_example, thunder_through_export, graph_break,
+                 new_shape):
         torch._dynamo.reset()
         with tempfile.TemporaryDirectory(prefix="trace_mlir-test-") as cache:
             test(cache)

@@ -108,11 +108,13 @@ void Importer::atenBatchNormNoStats(const ex::Node &node, StringRef op) {
   if (usedOutput(node, 1) || usedOutput(node, 2))
     fail(node.get_target() + ": its saved statistics (outputs 1 and 2) are "
                              "read by a later node; unsupported");
-  TensorBuilder::BatchNorm result = tb.batchNorm(
-      tensorArg(node, "input"), optTensorArg(node, "weight"),
-      optTensorArg(node, "bias"), Value(), Value(),
-      boolArg(node, "training"), floatArg(node, "momentum"),
-      floatArg(node, "eps"));
+  Value input = tensorArg(node, "input");
+  Value weight = optTensorArg(node, "weight");
+  Value bias = optTensorArg(node, "bias");
+  TensorBuilder::BatchNorm result =
+      tb.batchNorm(input, weight, bias, Value(), Value(),
+                   boolArg(node, "training"), floatArg(node, "momentum"),
+                   floatArg(node, "eps"));
   return setResult(node, 0, result.output);
 }
 
@@ -122,10 +124,11 @@ void Importer::atenGroupNorm(const ex::Node &node, StringRef op) {
   if (usedOutput(node, 1) || usedOutput(node, 2))
     fail(node.get_target() + ": its saved statistics (outputs 1 and 2) are "
                              "read by a later node; unsupported");
+  Value input = tensorArg(node, "input");
+  Value weight = optTensorArg(node, "weight");
+  Value bias = optTensorArg(node, "bias");
   return setResult(node, 0,
-                   tb.groupNorm(tensorArg(node, "input"), intArg(node, "group"),
-                                optTensorArg(node, "weight"),
-                                optTensorArg(node, "bias"),
+                   tb.groupNorm(input, intArg(node, "group"), weight, bias,
                                 floatArg(node, "eps")));
 }
 

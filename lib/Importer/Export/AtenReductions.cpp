@@ -31,8 +31,35 @@ void Importer::atenAmax(const ex::Node &node, StringRef op) {
   return setResult(node, tb.amax(x, dims, boolArg(node, "keepdim", false)));
 }
 
+/// any.dim, any.dims, any.default: whether some element along the dims is
+/// nonzero, as the max of the elements' truth, to bool.
+void Importer::atenAny(const ex::Node &node, StringRef op) {
+  Value x = self(node);
+  auto type = TensorBuilder::typeOf(x);
+  SmallVector<int64_t> dims;
+  if (findArg(node, "dim") && findArg(node, "dim")->tag() ==
+                                  ex::Argument::Tag::AS_INT)
+    dims.push_back(intArg(node, "dim"));
+  else if (findArg(node, "dim"))
+    dims = intsArg(node, "dim", SmallVector<int64_t>{});
+  if (dims.empty())
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      dims.push_back(d);
+  Value truth = type.getElementType().isInteger(1)
+                    ? x
+                    : check(tb.compare(ComparisonDirection::NE, x,
+                                       Scalar::ofInt(0)));
+  Value asFloat = tb.convert(truth, builder.getF32Type());
+  Value max = check(tb.amax(asFloat, dims, boolArg(node, "keepdim", false)));
+  return setResult(node, tb.compare(ComparisonDirection::NE, max,
+                                    Scalar::ofInt(0)));
+}
+
 ArrayRef<Importer::Entry> Importer::reductionOps() {
   static const Entry entries[] = {
+      {"torch.ops.aten.any.default", &Importer::atenAny},
+      {"torch.ops.aten.any.dim", &Importer::atenAny},
+      {"torch.ops.aten.any.dims", &Importer::atenAny},
       {"torch.ops.aten.sum.default", &Importer::atenSum},
       {"torch.ops.aten.sum.dim_IntList", &Importer::atenSum},
       {"torch.ops.aten.mean.default", &Importer::atenSum},

@@ -150,9 +150,10 @@ void Importer::atenIndexSelect(const ex::Node &node, StringRef op) {
 
 /// scatter_add: x with src added at index along dim.
 void Importer::atenScatterAdd(const ex::Node &node, StringRef op) {
-  return setResult(node, tb.scatterAdd(self(node), intArg(node, "dim"),
-                                       tensorArg(node, "index"),
-                                       tensorArg(node, "src")));
+  Value x = self(node);
+  Value index = tensorArg(node, "index");
+  Value src = tensorArg(node, "src");
+  return setResult(node, tb.scatterAdd(x, intArg(node, "dim"), index, src));
 }
 
 /// constant_pad_nd: `pad` holds (before, after) pairs from the last dim

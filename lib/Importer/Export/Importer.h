@@ -198,6 +198,7 @@ private:
   void atenIndexSelect(const ex::Node &node, StringRef op);
   void atenSum(const ex::Node &node, StringRef op);
   void atenAmax(const ex::Node &node, StringRef op);
+  void atenAny(const ex::Node &node, StringRef op);
   void atenArange(const ex::Node &node, StringRef op);
   void atenScalarTensor(const ex::Node &node, StringRef op);
   void atenFull(const ex::Node &node, StringRef op);

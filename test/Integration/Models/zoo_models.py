@@ -7,6 +7,8 @@ example inputs), the module in training mode ending in its loss, dropout
 off (its random numbers are not PyTorch's), under a fixed seed."""
 
 import math
+import os
+import sys
 
 import torch
 import torch.nn as nn
@@ -152,13 +154,17 @@ BLOCKS = {
 _DTYPES = {torch.float32: "f32", torch.float64: "f64", torch.int64: "i64"}
 
 
-def trace(name, path, dtype=torch.float32):
-    """Traces the model to `path`; returns trace-import's --input-shape."""
+def export(name, path, dtype=torch.float32):
+    """Exports the model to the .pt2 `path` (trace_mlir.export, as
+    trace_mlir.compile does); returns trace-import's --input-shape."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.dirname(os.path.abspath(__file__)))))
+    sys.path.insert(0, os.path.join(root, "python"))
+    import trace_mlir
     net, inputs = build(name, dtype)
-    with torch.no_grad():
-        traced = torch.jit.trace(net, inputs, check_trace=False)
-    traced.save(path)
-    names = [v.debugName().split(".")[0] for v in list(traced.graph.inputs())[1:]]
+    program = trace_mlir.export(net, inputs)
+    torch.export.save(program, path)
+    names = program.graph_signature.user_inputs
     return ",".join(f"{n}={'x'.join(map(str, t.shape))}x{_DTYPES[t.dtype]}"
                     for n, t in zip(names, inputs))
 

@@ -1,5 +1,5 @@
 """The model zoo's PTX (test/Integration/Models/zoo-ptx.test): each model of
-zoo_models.py, traced in training mode (f32), compiled by `trace-compile
+zoo_models.py, exported in training mode (f32, trace_mlir.export), compiled by `trace-compile
 --target=cuda` for sm_90 and for sm_80 (`--pipeline=chip=sm_80`); every
 kernel's PTX (kernels/*.ptx) must assemble with ptxas for its chip.
 
@@ -28,8 +28,8 @@ def main():
     args = parser.parse_args()
     failed = 0
     for name in args.names or list(zoo_models.MODELS):
-        model = os.path.join(args.workdir, f"{name}.pt")
-        shapes = zoo_models.trace(name, model)
+        model = os.path.join(args.workdir, f"{name}.pt2")
+        shapes = zoo_models.export(name, model)
         for chip in ("sm_90", "sm_80"):
             out = os.path.join(args.workdir, f"{name}-{chip}")
             cmd = [args.trace_compile, model, f"--input-shape={shapes}",
