@@ -1,6 +1,6 @@
 //===- trace-compile.cpp - the whole trace-mlir pipeline in one command ---===//
 //
-//   trace-compile model.pt|model.mlir --target=cpu|cuda -o OUTDIR
+//   trace-compile model.pt2|model.pt|model.mlir --target=cpu|cuda -o OUTDIR
 //       [--input-shape ...] [--input-shapes-file F] [--checkpoint-modules RE]
 //       [--no-checkpoint-calls] [--report-checkpoint-calls]
 //       [--checkpoint-policy POLICY[@REGEX]]...
@@ -31,7 +31,8 @@ namespace cl = llvm::cl;
 static cl::OptionCategory category("trace-compile options");
 
 static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
-                                      cl::desc("<model.pt | model.mlir>"),
+                                      cl::desc("<model.pt2 | model.pt | "
+                                               "model.mlir>"),
                                       cl::cat(category));
 static cl::opt<std::string> outputDir("o", cl::Required,
                                       cl::desc("Output directory"),
@@ -47,8 +48,9 @@ static cl::opt<std::string>
 // The importer's options, as trace-import has them.
 static cl::list<std::string> inputShapes(
     "input-shape",
-    cl::desc("NAME=D0x...xDTYPE: shape and dtype of a forward input of a .pt "
-             "(default: the .shapes file next to the model, if any)"),
+    cl::desc("NAME=D0x...xDTYPE: shape and dtype of a forward input of a "
+             ".pt2 or .pt (default: the .shapes file next to the model, if "
+             "any)"),
     cl::CommaSeparated, cl::cat(category));
 static cl::opt<std::string> inputShapesFile(
     "input-shapes-file",

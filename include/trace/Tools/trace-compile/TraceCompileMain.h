@@ -1,12 +1,11 @@
 //===- TraceCompileMain.h - the trace-compile driver ------------*- C++ -*-===//
 //
-// A model (TorchScript .pt, or trace IR) to an ahead-of-time training-step
-// library, in one process: import, the training-step pipeline stage by
-// stage (each stage's IR written out), the memory report, lowering for the
-// target, the C wrappers and header (trace/Target/CAPI), the host object
-// and the shared library. tools/trace-compile is its command line; the
-// work is here so that other front ends (bench/, a Python package) drive
-// the same code.
+// A model (torch.export .pt2, TorchScript .pt, or trace IR) to an ahead-of-time
+// training-step library, in one process: import, the training-step pipeline
+// stage by stage (each stage's IR written out), the memory report, lowering for
+// the target, the C wrappers and header (trace/Target/CAPI), the host object
+// and the shared library. tools/trace-compile is its command line; the work is
+// here so that other front ends (bench/, a Python package) drive the same code.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,7 +20,7 @@
 namespace mlir::trace {
 
 struct TraceCompileOptions {
-  /// model.pt (TorchScript) or model.mlir (trace IR).
+  /// model.pt2 (torch.export), model.pt (TorchScript) or model.mlir (trace IR).
   std::string inputFile;
   /// Written whole or not at all: built next to it, renamed into place.
   std::string outputDir;
