@@ -316,11 +316,9 @@ def TracePlanBuffersPass : Pass<"trace-plan-buffers", "ModuleOp"> {
     of at least 64 KiB, and a page a lifetime takes again before its
     batch goes is left out of it. The peak then reaches the live peak
     `trace-resident-report` computes, at the cost of the faults or
-    populates of the pages that come back: in `bench/step_time.py`
-    (2026-12-06, both rows in one run, kept heap), min-cut's predicted
-    peak fell from 3.75 to 3.50 MB on the 2-layer GPT and its step took
-    13.1 ms against 10.9; on the 4-layer GPT, 54.7 to 53.8 MB and 316
-    against 229 ms. So it is off by default.
+    populates of the pages that come back: `bench/step_time.py` measures
+    a lower peak but a slower step (docs/Benchmarks.md, "Pages released
+    between lifetimes"), so it is off by default.
 
     With `populate-pages`, each run of at least two pages that an op is
     the first to touch in one of their lifetimes (the first op that uses
