@@ -69,54 +69,46 @@ static int64_t poolSpatialDims(StringRef op) {
   return op.contains("1d") ? 1 : op.contains("3d") ? 3 : 2;
 }
 
+/// A pooling's kernel_size, stride (absent: the kernel), padding and
+/// dilation, one entry per spatial dim each.
+Importer::PoolWindow Importer::poolWindowArgs(const ex::Node &node,
+                                              int64_t spatial) {
+  PoolWindow w;
+  w.kernel = poolList(intsArg(node, "kernel_size"), {}, spatial);
+  w.stride = poolList(intsArg(node, "stride", SmallVector<int64_t>{}),
+                      w.kernel, spatial);
+  w.padding =
+      poolList(intsArg(node, "padding", SmallVector<int64_t>{0}), {}, spatial);
+  w.dilation =
+      poolList(intsArg(node, "dilation", SmallVector<int64_t>{1}), {}, spatial);
+  for (const SmallVector<int64_t> *list :
+       {&w.kernel, &w.stride, &w.padding, &w.dilation})
+    if (int64_t(list->size()) != spatial)
+      fail(node.get_target() + ": kernel_size, stride, padding and dilation "
+                               "need one entry or one per spatial dim");
+  return w;
+}
+
 /// max_pool{2,3}d_with_indices: (output, indices). The indices are for
 /// eager's backward; trace-autodiff differentiates the max itself, so a
 /// later node reading them is refused.
 void Importer::atenMaxPool(const ex::Node &node, StringRef op) {
-  int64_t spatial = poolSpatialDims(op);
   Value x = self(node);
   if (usedOutput(node, 1))
     fail(node.get_target() + ": its indices (output 1) are read by a later "
                              "node; only the pooled output is supported");
-  SmallVector<int64_t> kernel =
-      poolList(intsArg(node, "kernel_size"), {}, spatial);
-  SmallVector<int64_t> stride =
-      poolList(intsArg(node, "stride", SmallVector<int64_t>{}), kernel,
-               spatial);
-  SmallVector<int64_t> padding =
-      poolList(intsArg(node, "padding", SmallVector<int64_t>{0}), {},
-               spatial);
-  SmallVector<int64_t> dilation =
-      poolList(intsArg(node, "dilation", SmallVector<int64_t>{1}), {},
-               spatial);
-  if (int64_t(kernel.size()) != spatial || int64_t(stride.size()) != spatial ||
-      int64_t(padding.size()) != spatial ||
-      int64_t(dilation.size()) != spatial)
-    fail(node.get_target() + ": kernel_size, stride, padding and dilation "
-                             "need one entry or one per spatial dim");
+  PoolWindow w = poolWindowArgs(node, poolSpatialDims(op));
   return setResult(node, 0,
-                   tb.maxPool(x, kernel, stride, padding, dilation,
+                   tb.maxPool(x, w.kernel, w.stride, w.padding, w.dilation,
                               boolArg(node, "ceil_mode", false)));
 }
 
-/// avg_pool{1,2,3}d.
+/// avg_pool{1,2,3}d (no dilation: the window's default of 1).
 void Importer::atenAvgPool(const ex::Node &node, StringRef op) {
-  int64_t spatial = poolSpatialDims(op);
   Value x = self(node);
-  SmallVector<int64_t> kernel =
-      poolList(intsArg(node, "kernel_size"), {}, spatial);
-  SmallVector<int64_t> stride =
-      poolList(intsArg(node, "stride", SmallVector<int64_t>{}), kernel,
-               spatial);
-  SmallVector<int64_t> padding =
-      poolList(intsArg(node, "padding", SmallVector<int64_t>{0}), {},
-               spatial);
-  if (int64_t(kernel.size()) != spatial || int64_t(stride.size()) != spatial ||
-      int64_t(padding.size()) != spatial)
-    fail(node.get_target() + ": kernel_size, stride and padding need one "
-                             "entry or one per spatial dim");
+  PoolWindow w = poolWindowArgs(node, poolSpatialDims(op));
   std::optional<int64_t> divisor = optIntArg(node, "divisor_override");
-  return setResult(node, tb.avgPool(x, kernel, stride, padding,
+  return setResult(node, tb.avgPool(x, w.kernel, w.stride, w.padding,
                                     boolArg(node, "ceil_mode", false),
                                     boolArg(node, "count_include_pad", true),
                                     divisor));

@@ -203,6 +203,10 @@ private:
   void atenScalarTensor(const ex::Node &node, StringRef op);
   void atenFull(const ex::Node &node, StringRef op);
   void atenConvolution(const ex::Node &node, StringRef op);
+  struct PoolWindow {
+    SmallVector<int64_t> kernel, stride, padding, dilation;
+  };
+  PoolWindow poolWindowArgs(const ex::Node &node, int64_t spatial);
   void atenMaxPool(const ex::Node &node, StringRef op);
   void atenAvgPool(const ex::Node &node, StringRef op);
   void atenAdaptiveAvgPool(const ex::Node &node, StringRef op);
