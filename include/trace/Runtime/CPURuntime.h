@@ -49,9 +49,8 @@ void _mlir_ciface_trace_rt_release_pages(StridedMemRefType<int8_t, 1> *arena,
 /// offset + bytes) of `arena` (clipped to the arena), just before the op
 /// that first writes them, or writes them again after a release:
 /// madvise(MADV_POPULATE_WRITE), contents
-/// unchanged. A page faulted in one by one costs ~10 us on a small VM;
-/// populated, a sixteenth of that. A kernel without it (before Linux
-/// 5.14) faults them as before.
+/// unchanged: one call costs a fraction of faulting the pages in one by
+/// one. A kernel without it (before Linux 5.14) faults them as before.
 void _mlir_ciface_trace_rt_populate_pages(StridedMemRefType<int8_t, 1> *arena,
                                           int64_t offset, int64_t bytes);
 

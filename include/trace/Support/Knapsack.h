@@ -90,10 +90,10 @@ struct Result {
 
 struct Limits {
   /// The dynamic program runs when (n + 64) * (ceil(required / gcd) + 1) is
-  /// at most this (2^26 bits: 8 MiB, about 0.1 s).
+  /// at most this (2^26 bits: an 8 MiB table, a small part of a compile).
   int64_t maxTableBits = int64_t{1} << 26;
   /// Branch and bound gives up after this many steps (nodes plus the items
-  /// scanned by their bounds; 2^24 steps: about 0.05 s).
+  /// scanned by their bounds), so that it stays a small part of a compile.
   int64_t maxSearchSteps = int64_t{1} << 24;
 };
 

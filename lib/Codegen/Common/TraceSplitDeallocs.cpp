@@ -5,9 +5,10 @@
 // buffer-deallocation-simplification splits it with a pattern that asks
 // BufferOriginAnalysis::isSameAllocation about each memref against every
 // other memref, then each split-off dealloc about its memref against every
-// retained value: O(N^2 + N R) queries, each a walk. A 24-layer GPT step's
-// backward frees about 1,900 buffers and retains 350 results, and that
-// took 3.5 s, growing 3x per doubling of depth.
+// retained value: O(N^2 + N R) queries, each a walk. A deep model's
+// backward frees thousands of buffers and retains hundreds of results, so
+// that time grows faster than the depth (docs/Benchmarks.md, compile
+// time against depth).
 //
 // The split needs less: the origin of each value, found once (the source
 // through view-like ops, memref.extract_strided_metadata included), then

@@ -13,7 +13,7 @@
 // its result, so all those results join one alias set, and One-Shot
 // Bufferize's conflict checks (and empty-tensor elimination's, which runs
 // the same analysis) visit every member for every write: cubic in the
-// step's length, 10 of the 24-layer GPT's 17 s of MLIR. An empty is only a
+// step's length, most of a deep model's MLIR time. An empty is only a
 // shape, so each use gets its own, and the alias sets stay as small as the
 // data flow makes them.
 //

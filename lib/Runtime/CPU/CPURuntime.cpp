@@ -1,8 +1,8 @@
 //===- CPURuntime.cpp - CPU runtime: BLAS matmuls ---------------------------===//
 //
 // Matmuls call OpenBLAS (Debian's libopenblas) instead of MLIR-generated
-// loops: a tuned gemm is 10-50x faster than scalar loops and that is most
-// of a transformer's time. Operands may be row-major or column-major views
+// loops: a tuned gemm is an order of magnitude faster than scalar loops,
+// and matmuls are most of a transformer's time. Operands may be row-major or column-major views
 // (a transposed weight); layouts gemm cannot express fall back to a plain
 // triple loop, which is correct for any strides. The arena's page calls are
 // in Pages.cpp, an object of their own, so that a program linking the

@@ -201,9 +201,9 @@ std::unique_ptr<llvm::MemoryBuffer> compileUnit(Unit &unit,
     return nullptr;
   }
   // The host code of outlined kernels is one long block of calls: the
-  // greedy register allocator's time grows faster than its length (11.6 s
-  // against 4.9 s with the fast allocator for a 24-layer GPT), and the
-  // code only passes pointers to the kernels.
+  // greedy register allocator's time grows faster than its length (the
+  // fast allocator's does not), and the code only passes pointers to the
+  // kernels.
   std::unique_ptr<llvm::TargetMachine> machine = createMachine(
       target, unit.error,
       unit.vectorize ? llvm::CodeGenOptLevel::Aggressive
@@ -259,11 +259,11 @@ LogicalResult storeAtomically(StringRef path, const llvm::MemoryBuffer &object,
 
 // Why the arguments go: the host functions take memrefs as expanded
 // descriptors, and most of the fields are sizes and strides that static
-// shapes make constants: the 24-layer GPT's backward takes 3,705 scalars
-// and reads 1,223. X86's FastISel lowers no more arguments than fit in
-// registers, so SelectionDAG lowers them all, in time that grows faster
-// than their number: 0.74 s of code generation for that function, 0.19 s
-// once the unread ones are gone.
+// shapes make constants: a deep model's backward takes thousands of
+// scalars and reads about a third of them. X86's FastISel lowers no more
+// arguments than fit in registers, so SelectionDAG lowers them all, in
+// time that grows faster than their number; without the unread ones the
+// function's code generation takes a fraction of that.
 void capi::dropDeadArguments(llvm::Module &module,
                              ArrayRef<std::string> entryPoints) {
   llvm::StringSet<> keep;

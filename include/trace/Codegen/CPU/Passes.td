@@ -75,8 +75,8 @@ def TraceOutlineKernelsPass : Pass<"trace-outline-kernels", "ModuleOp"> {
 
     Kernels carry LLVM's `noinline`: inlined back, they would make one
     function of the whole step again, whose loop passes grow faster than
-    linearly with its size (the reason for this pass: a 12-layer GPT took
-    8 minutes in LLVM before it).
+    linearly with its size (the reason for this pass: without it a deep
+    model's step spends minutes in LLVM).
   }];
   let options = [
     Option<"dedupe", "dedupe", "bool", /*default=*/"true",

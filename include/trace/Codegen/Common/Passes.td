@@ -85,7 +85,7 @@ def TraceUnshareFillsPass : Pass<"trace-unshare-fills", "func::FuncOp"> {
     right before its user. CSE merges the empties of one shape, and every
     op whose destination is one of them joins one alias set in One-Shot
     Bufferize's analysis, whose conflict checks then grow with the cube of
-    the function's length (10 of the 24-layer GPT's 17 s of MLIR). An empty
+    the function's length (most of a deep model's MLIR time). An empty
     is only a shape, so the clones change no value. Before that, an
     elementwise `linalg.generic` whose destination is an empty its payload
     does not read takes as destination an input of the same type and
@@ -333,8 +333,8 @@ def TracePlanBuffersPass : Pass<"trace-plan-buffers", "ModuleOp"> {
     by one call of `trace_rt_populate_buffer(address, bytes)` before its
     first use. A buffer's pages then become resident all at once where
     its first op may have touched only part of them, as
-    `trace-resident-report` counts them anyway. On the 2-core VM here a
-    page faulted in costs ~10 us, populated ~0.6 us.
+    `trace-resident-report` counts them anyway. Populating a run of pages
+    in one call costs a small fraction of faulting them in one by one.
 
     MLIR has no such planner upstream (`promote-buffers-to-stack` moves
     small buffers to the stack, one by one).

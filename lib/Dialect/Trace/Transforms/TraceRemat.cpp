@@ -106,8 +106,8 @@ struct RematPolicy {
   /// recompute it. Otherwise the cut recomputes a stack of regions from its
   /// first input: each region's body is recomputed anyway, so that costs
   /// few FLOPs, but the whole stack is rebuilt when the last region's
-  /// backward starts, and every region's activations are live at once (on
-  /// a 24-block GPT the backward's peak grew from 1.6 to 6.7 MB).
+  /// backward starts, and every region's activations are live at once:
+  /// the backward's peak grows with the number of blocks.
   /// A checkpoint region's output (computed from its recomputed values)
   /// that a forward op outside every region reads, such as the last
   /// block's output the final layer norm reads, is saved as well: the
