@@ -2,7 +2,7 @@
 //
 // The aten operators of one family (convolution, pooling and upsampling): a
 // handler each, named in the table at the end of the file, which importAten
-// dispatches on (TorchScriptImporter.cpp). Every convolution becomes one
+// dispatches on (GraphWalk.cpp). Every convolution becomes one
 // trace.convolution (TensorBuilder::convolution), plus an add for the
 // bias; pooling is composed of trace ops (TensorBuilder::maxPool, ...).
 //

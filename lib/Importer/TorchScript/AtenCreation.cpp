@@ -2,7 +2,7 @@
 //
 // The aten operators of one family (tensors made from sizes and values): a
 // handler each, named in the table at the end of the file, which importAten
-// dispatches on (TorchScriptImporter.cpp).
+// dispatches on (GraphWalk.cpp).
 //
 //===----------------------------------------------------------------------===//
 

@@ -2,7 +2,7 @@
 //
 // The aten operators of one family (elementwise and comparison operators,
 // conversions): a handler each, named in the table at the end of the file,
-// which importAten dispatches on (TorchScriptImporter.cpp).
+// which importAten dispatches on (GraphWalk.cpp).
 //
 //===----------------------------------------------------------------------===//
 

@@ -2,7 +2,7 @@
 //
 // The aten operators of one family (nn: linear algebra, activations, norms,
 // dropout, losses): a handler each, named in the table at the end of the
-// file, which importAten dispatches on (TorchScriptImporter.cpp).
+// file, which importAten dispatches on (GraphWalk.cpp).
 //
 //===----------------------------------------------------------------------===//
 

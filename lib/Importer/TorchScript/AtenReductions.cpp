@@ -2,7 +2,7 @@
 //
 // The aten operators of one family (reductions): a handler each, named in
 // the table at the end of the file, which importAten dispatches on
-// (TorchScriptImporter.cpp).
+// (GraphWalk.cpp).
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,9 +1,13 @@
 //===- Importer.h - the TorchScript importer's state ------------*- C++ -*-===//
 //
 // Private to lib/Importer/TorchScript: the importer class, shared by the
-// graph walk (TorchScriptImporter.cpp) and the aten operator handlers
-// (Aten*.cpp, one file per family, each with a table of the names it
-// handles).
+// entry points and the function's driver (TorchScriptImporter.cpp), the
+// --input-shape specs (InputSpecs.cpp), the graph walk and node dispatch
+// (GraphWalk.cpp), module calls and checkpoint regions
+// (CheckpointRegions.cpp), a node's arguments (Arguments.cpp), values and
+// buffer updates (Values.cpp), locations (Locations.cpp) and the aten
+// operator handlers (Aten*.cpp, one file per family, each with a table of
+// the names it handles).
 // Built with LibTorch's flags (exceptions, RTTI); no exception leaves the
 // library.
 //
@@ -97,6 +101,15 @@ struct Scope {
   /// as results after the module's own.
   SmallVector<Value> updatedBuffers{};
 };
+
+/// An --input-shape dtype (f32, f64, f16, bf16, i64, i32, i1/bool) as a
+/// type; null for any other name (InputSpecs.cpp).
+Type parseDType(MLIRContext *ctx, StringRef dtype);
+
+/// A list of constants as the IValue an operator unboxes: int[], float[],
+/// bool[] or Tensor[]; none when an element is not a constant
+/// (Arguments.cpp).
+std::optional<c10::IValue> typedList(const TSValue &v);
 
 class Importer {
 public:

@@ -2,11 +2,11 @@
 //
 // LibTorch 1.13's unpickler allocates what a corrupted pickle claims before
 // finding it wrong: readBytes allocates and clears a string of the claimed
-// length (up to 4 GiB: 18 s and 1.5 GB for a fuzzer input in a release
-// build), setInput grows the memo table to the claimed index (30 GB for
-// another, where LLVM's allocation-failure handler aborts). The importer
-// scans every pickle record first and rejects such a claim with its own
-// diagnostic.
+// length (up to 4 GiB, so a small corrupted file costs the time and memory
+// of a huge one), setInput grows the memo table to the claimed index (where
+// a large enough claim makes LLVM's allocation-failure handler abort). The
+// importer scans every pickle record first and rejects such a claim with
+// its own diagnostic.
 //
 //===----------------------------------------------------------------------===//
 
