@@ -176,8 +176,8 @@ LogicalResult runStage(ModuleOp module, StringRef stage, PassManager &pm,
 }
 
 #ifdef TRACE_HAVE_TORCHSCRIPT
-OwningOpRef<ModuleOp> importModel(MLIRContext *context,
-                                  const TraceCompileOptions &options) {
+OwningOpRef<ModuleOp> importPyTorchModel(MLIRContext *context,
+                                         const TraceCompileOptions &options) {
   TorchScriptImportOptions importOptions;
   std::vector<std::string> specs = options.inputShapes;
   std::string shapesFile = options.inputShapesFile;
@@ -456,65 +456,116 @@ std::string findCompiler(StringRef requested) {
   return "";
 }
 
-} // namespace
-
-int mlir::trace::compileTrainingStep(const TraceCompileOptions &options) {
-  // The host object is emitted for this machine's target.
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
-  bool cuda = options.target == "cuda";
-  if (!cuda && options.target != "cpu") {
-    error("unknown --target '" + options.target + "' (expected cpu or cuda)");
-    return 1;
-  }
-#ifndef TRACE_CUDA_RUNTIME_STATIC
-  if (cuda) {
-    error("--target=cuda: trace-compile was built without the CUDA runtime "
-          "(no CUDA toolkit at configure time)");
-    return 1;
-  }
-#endif
-  if (!llvm::sys::fs::exists(options.inputFile)) {
-    error("cannot read '" + options.inputFile + "': no such file");
-    return 1;
-  }
-  std::string name =
-      options.name.empty()
-          ? capi::cIdentifier(llvm::sys::path::stem(options.inputFile))
-          : options.name;
-  if (name != capi::cIdentifier(name)) {
-    error("--name '" + name + "' is not a C identifier");
-    return 1;
-  }
-  std::string cxx = findCompiler(options.compilerDriver);
-  if (cxx.empty()) {
-    error("no C/C++ compiler driver found (--cc)");
-    return 1;
-  }
-  SmallString<256> out(options.outputDir);
-  llvm::sys::path::remove_dots(out, /*remove_dot_dot=*/true);
-  if (out.empty() || llvm::sys::path::filename(out).empty()) {
-    error("bad output directory '" + options.outputDir + "'");
-    return 1;
-  }
-
+DialectRegistry makeRegistry() {
   DialectRegistry registry;
   registerAllTraceDialects(registry);
   registerAllDialects(registry);
   registerAllExtensions(registry);
   registerAllToLLVMIRTranslations(registry);
-  MLIRContext context(registry);
-  // Errors point at the model's source; the whole op printed after them
-  // (MLIR's default) buries them.
-  context.printOpOnDiagnostic(false);
-  context.loadDialect<TraceDialect, func::FuncDialect>();
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  return registry;
+}
 
-  // Every pass manager is built, and so every option checked, before any
-  // work.
-  SmallVector<TrainingStepStage> stages = getTrainingStepStages(options.step);
+/// One compile, phase by phase. Each phase prints its own error (with the
+/// op's location where there is one) and returns failure; the staging
+/// directory is removed unless the last phase commits it.
+class TrainingStepCompiler {
+public:
+  explicit TrainingStepCompiler(const TraceCompileOptions &options)
+      : options(options), registry(makeRegistry()), context(registry),
+        handler(sourceMgr, &context) {
+    // Errors point at the model's source; the whole op printed after them
+    // (MLIR's default) buries them.
+    context.printOpOnDiagnostic(false);
+    context.loadDialect<TraceDialect, func::FuncDialect>();
+  }
+
+  /// The target, the input, the library's name, the compiler driver and
+  /// the output directory, before anything is read or written.
+  LogicalResult checkOptions();
+  /// Every stage's pass manager, and so every pass option, before any work;
+  /// then the staging directory.
+  LogicalResult buildPassManagers();
+  /// 1. The model imported (.pt2, .pt) or parsed (.mlir), with the
+  /// checkpoint policies applied.
+  LogicalResult importModel();
+  /// 2-5. The training-step stages, then the memory report of the step
+  /// that is compiled.
+  LogicalResult runStages();
+  /// 6. The C interface read off the step's functions, everything else
+  /// private and dropped, the target's lowering and the C wrappers.
+  LogicalResult lower();
+  /// 7. The header, the JSON interface, the objects and the shared library.
+  LogicalResult buildLibrary();
+  /// 8. Into place: an existing output directory is replaced only now.
+  LogicalResult commitOutput();
+
+private:
+  std::string file(StringRef leaf) const { return staging.file(leaf); }
+  LogicalResult writeText(StringRef path,
+                          function_ref<void(raw_ostream &)> print);
+
+  const TraceCompileOptions &options;
+  DialectRegistry registry;
+  MLIRContext context;
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler handler;
+
+  bool cuda = false;
+  std::string name, cxx;
+  SmallString<256> out;
+  SmallVector<TrainingStepStage> stages;
   SmallVector<std::unique_ptr<PassManager>> stagePMs;
+  std::unique_ptr<PassManager> lowerPM;
+  StringRef lowerStage;
+  StagingDir staging;
+  /// On the CPU, the planned step's resident bytes (trace-resident-report),
+  /// which the memory report then gives as the compiled step's prediction.
+  std::string residentPath;
+  OwningOpRef<ModuleOp> module;
+  std::optional<capi::Interface> api;
+  unsigned kernels = 0, launches = 0;
+};
+
+LogicalResult TrainingStepCompiler::checkOptions() {
+  cuda = options.target == "cuda";
+  if (!cuda && options.target != "cpu") {
+    error("unknown --target '" + options.target + "' (expected cpu or cuda)");
+    return failure();
+  }
+#ifndef TRACE_CUDA_RUNTIME_STATIC
+  if (cuda) {
+    error("--target=cuda: trace-compile was built without the CUDA runtime "
+          "(no CUDA toolkit at configure time)");
+    return failure();
+  }
+#endif
+  if (!llvm::sys::fs::exists(options.inputFile)) {
+    error("cannot read '" + options.inputFile + "': no such file");
+    return failure();
+  }
+  name = options.name.empty()
+             ? capi::cIdentifier(llvm::sys::path::stem(options.inputFile))
+             : options.name;
+  if (name != capi::cIdentifier(name)) {
+    error("--name '" + name + "' is not a C identifier");
+    return failure();
+  }
+  cxx = findCompiler(options.compilerDriver);
+  if (cxx.empty()) {
+    error("no C/C++ compiler driver found (--cc)");
+    return failure();
+  }
+  out = options.outputDir;
+  llvm::sys::path::remove_dots(out, /*remove_dot_dot=*/true);
+  if (out.empty() || llvm::sys::path::filename(out).empty()) {
+    error("bad output directory '" + options.outputDir + "'");
+    return failure();
+  }
+  return success();
+}
+
+LogicalResult TrainingStepCompiler::buildPassManagers() {
+  stages = getTrainingStepStages(options.step);
   for (TrainingStepStage stage : stages) {
     auto pm = std::make_unique<PassManager>(&context);
     if (failed(buildTrainingStepStage(
@@ -523,106 +574,102 @@ int mlir::trace::compileTrainingStep(const TraceCompileOptions &options) {
                     "': " + message);
               return failure();
             })))
-      return 1;
+      return failure();
     stagePMs.push_back(std::move(pm));
   }
-  StagingDir staging;
   if (failed(makeStaging(out, staging)))
-    return 1;
-  StringRef lowerStage = cuda ? "gpu-pipeline" : "cpu-pipeline";
-  PassManager lowerPM(&context);
-  // On the CPU, the planned step's resident bytes (trace-resident-report),
-  // which the memory report then gives as the compiled step's prediction.
-  std::string residentPath = cuda ? "" : staging.file("resident.json");
+    return failure();
+  lowerStage = cuda ? "gpu-pipeline" : "cpu-pipeline";
+  lowerPM = std::make_unique<PassManager>(&context);
+  residentPath = cuda ? "" : file("resident.json");
   if (failed(cuda ? buildLowering<GPUPipelineOptions>(
-                        lowerPM, options, buildGPUPipeline,
+                        *lowerPM, options, buildGPUPipeline,
                         [](GPUPipelineOptions &) {})
                   : buildLowering<CPUPipelineOptions>(
-                        lowerPM, options, buildCPUPipeline,
+                        *lowerPM, options, buildCPUPipeline,
                         [&](CPUPipelineOptions &cpu) {
                           cpu.residentReport = residentPath;
                         }))) {
     error("stage '" + lowerStage + "': bad options '" +
           options.pipelineOptions + "'");
-    return 1;
+    return failure();
   }
+  return success();
+}
 
-
-  // 1. Import or parse.
+LogicalResult TrainingStepCompiler::importModel() {
   Clock::time_point start = Clock::now();
-  OwningOpRef<ModuleOp> module;
-  if (StringRef(options.inputFile).ends_with(".pt") ||
-      StringRef(options.inputFile).ends_with(".pt2")) {
+  StringRef input = options.inputFile;
+  if (input.ends_with(".pt") || input.ends_with(".pt2")) {
 #ifdef TRACE_HAVE_TORCHSCRIPT
-    module = importModel(&context, options);
+    module = importPyTorchModel(&context, options);
 #else
-    error("'" + options.inputFile +
+    error("'" + input +
           "': this trace-compile was built without the TorchScript importer "
           "(LibTorch, which the .pt2 importer needs too); import with "
           "trace-import elsewhere and pass the .mlir");
-    return 1;
+    return failure();
 #endif
   } else {
     std::string message;
-    auto buffer = openInputFile(options.inputFile, &message);
+    auto buffer = openInputFile(input, &message);
     if (!buffer) {
       error(message);
-      return 1;
+      return failure();
     }
     // Some upstream op parsers crash on malformed text (ParseGuard.h).
     if (failed(checkParserSurvives(*buffer, registry, {}, llvm::errs())))
-      return 1;
+      return failure();
     sourceMgr.AddNewSourceBuffer(std::move(buffer), SMLoc());
     module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   }
-  if (!module || failed(applyCheckpointPolicies(*module,
-                                                 options.checkpointPolicies)))
-    return 1;
+  if (!module ||
+      failed(applyCheckpointPolicies(*module, options.checkpointPolicies)))
+    return failure();
   if (options.verbose)
     llvm::errs() << "trace-compile: import: "
                  << llvm::format("%.2f s\n", seconds(start));
-  if (failed(writeModule(*module, staging.file("01-import.mlir"))))
-    return 1;
+  if (failed(writeModule(*module, file("01-import.mlir"))))
+    return failure();
   if (llvm::none_of(module->getOps<func::FuncOp>(), [](func::FuncOp f) {
         return f.isPublic() && !f.isExternal();
       })) {
-    error("'" + options.inputFile + "' has no public function to compile");
-    return 1;
+    error("'" + input + "' has no public function to compile");
+    return failure();
   }
+  return success();
+}
 
-  // 2-5. The training step, stage by stage. The memory report describes
-  // the step that is compiled: it runs at the end, on the fused functions,
-  // whose fusions hold their intermediates (what the kernels allocate).
+LogicalResult TrainingStepCompiler::runStages() {
   static constexpr StringLiteral stageFiles[] = {
       "02-autodiff.mlir", "03-remat.mlir", "04-schedule.mlir",
       "05-fuse.mlir"};
-  auto report = [&]() -> LogicalResult {
-    PassManager pm(&context);
-    TraceMemoryReportPassOptions table, json;
-    table.output = staging.file("memory-report.txt");
-    json.json = true;
-    json.output = staging.file("memory-report.json");
-    json.svg = staging.file("memory-report.svg");
-    pm.addPass(createTraceMemoryReportPass(table));
-    pm.addPass(createTraceMemoryReportPass(json));
-    return runStage(*module, "memory-report", pm, options.verbose);
-  };
   for (auto [stage, pm] : llvm::zip_equal(stages, stagePMs))
     if (failed(runStage(*module, stringifyTrainingStepStage(stage), *pm,
                         options.verbose)) ||
-        failed(writeModule(*module,
-                           staging.file(stageFiles[unsigned(stage)]))))
-      return 1;
-  if (failed(report()))
-    return 1;
+        failed(writeModule(*module, file(stageFiles[unsigned(stage)]))))
+      return failure();
+  // The memory report describes the step that is compiled: it runs on the
+  // fused functions, whose fusions hold their intermediates (what the
+  // kernels allocate).
+  PassManager pm(&context);
+  TraceMemoryReportPassOptions table, json;
+  table.output = file("memory-report.txt");
+  json.json = true;
+  json.output = file("memory-report.json");
+  json.svg = file("memory-report.svg");
+  pm.addPass(createTraceMemoryReportPass(table));
+  pm.addPass(createTraceMemoryReportPass(json));
+  return runStage(*module, "memory-report", pm, options.verbose);
+}
 
-  // The C interface, read off the step's functions; everything else
-  // becomes private and is dropped before lowering.
-  FailureOr<capi::Interface> api = capi::collectCInterface(
+LogicalResult TrainingStepCompiler::lower() {
+  FailureOr<capi::Interface> collected = capi::collectCInterface(
       *module, name, cuda ? capi::Memory::CUDADevice : capi::Memory::Host,
       options.donateSaved);
-  if (failed(api))
-    return 1;
+  if (failed(collected))
+    return failure();
+  api = std::move(*collected);
   std::vector<std::string> exported;
   for (const capi::Function &fn : api->functions)
     exported.push_back(fn.symbol);
@@ -630,59 +677,61 @@ int mlir::trace::compileTrainingStep(const TraceCompileOptions &options) {
   // last read (on the device, on its stream; see capi::Ownership).
   capi::markDonatedArguments(*module, *api);
 
-  // 6. Lowering, then the exported C functions.
   PassManager privatizePM(&context);
   privatizePM.addPass(createSymbolPrivatizePass(exported));
   privatizePM.addPass(createSymbolDCEPass());
   if (failed(runStage(*module, "privatize", privatizePM, options.verbose)) ||
-      failed(runStage(*module, lowerStage, lowerPM, options.verbose)) ||
+      failed(runStage(*module, lowerStage, *lowerPM, options.verbose)) ||
       failed(capi::addCWrappers(*module, *api)) || failed(verify(*module)) ||
-      failed(writeModule(*module, staging.file(cuda ? "06-cuda.mlir"
-                                                    : "06-cpu.mlir"))))
-    return 1;
+      failed(writeModule(*module,
+                         file(cuda ? "06-cuda.mlir" : "06-cpu.mlir"))))
+    return failure();
   if (!residentPath.empty() &&
-      failed(addCompiledPrediction(residentPath,
-                                   staging.file("memory-report.json"),
-                                   staging.file("memory-report.txt"), *api)))
-    return 1;
-  unsigned kernels = 0, launches = countLaunches(*module);
-  if (cuda) {
-    if (failed(writeKernels(*module, staging.file("kernels"), kernels)))
-      return 1;
-  } else {
-    kernels = countCPUKernels(*module);
-  }
+      failed(addCompiledPrediction(residentPath, file("memory-report.json"),
+                                   file("memory-report.txt"), *api)))
+    return failure();
+  launches = countLaunches(*module);
+  if (cuda)
+    return writeKernels(*module, file("kernels"), kernels);
+  kernels = countCPUKernels(*module);
+  return success();
+}
 
-  // 7. The header, the host object, the shared library.
-  start = Clock::now();
-  std::string buildDir = staging.file("build");
+LogicalResult
+TrainingStepCompiler::writeText(StringRef path,
+                                function_ref<void(raw_ostream &)> print) {
+  if (llvm::Error err =
+          llvm::writeToOutput(path, [&](raw_ostream &os) -> llvm::Error {
+            print(os);
+            return llvm::Error::success();
+          })) {
+    error("cannot write '" + path + "': " + toString(std::move(err)));
+    return failure();
+  }
+  return success();
+}
+
+LogicalResult TrainingStepCompiler::buildLibrary() {
+  Clock::time_point start = Clock::now();
+  std::string buildDir = file("build");
   if (std::error_code ec = llvm::sys::fs::create_directory(buildDir)) {
     error("cannot create '" + buildDir + "': " + ec.message());
-    return 1;
+    return failure();
   }
   auto buildFile = [&](StringRef leaf) {
     SmallString<256> p(buildDir);
     llvm::sys::path::append(p, leaf);
     return std::string(p);
   };
-  std::string headerPath = staging.file(name + ".h");
-  if (llvm::Error err = llvm::writeToOutput(
-          headerPath, [&](raw_ostream &os) -> llvm::Error {
-            capi::printCHeader(os, *api, options.inputFile);
-            return llvm::Error::success();
-          })) {
-    error("cannot write '" + headerPath + "': " + toString(std::move(err)));
-    return 1;
-  }
-  std::string interfacePath = staging.file(name + ".json");
-  if (llvm::Error err = llvm::writeToOutput(
-          interfacePath, [&](raw_ostream &os) -> llvm::Error {
-            capi::printJSONInterface(os, *api);
-            return llvm::Error::success();
-          })) {
-    error("cannot write '" + interfacePath + "': " + toString(std::move(err)));
-    return 1;
-  }
+  if (failed(writeText(file(name + ".h"),
+                       [&](raw_ostream &os) {
+                         capi::printCHeader(os, *api, options.inputFile);
+                       })) ||
+      failed(writeText(file(name + ".json"), [&](raw_ostream &os) {
+        capi::printJSONInterface(os, *api);
+      })))
+    return failure();
+
   capi::ObjectOptions objectOptions;
   objectOptions.hostCPU = options.hostCPU;
   objectOptions.jobs = options.jobs;
@@ -694,27 +743,23 @@ int mlir::trace::compileTrainingStep(const TraceCompileOptions &options) {
   if (failed(capi::compileObjects(*module, objectOptions, compiled,
                                   message))) {
     error(message);
-    return 1;
+    return failure();
   }
   std::vector<std::string> objects;
   unsigned cached = 0;
   for (const capi::ObjectFile &object : compiled) {
     objects.push_back(buildFile(object.name + ".o"));
     cached += object.cached;
-    if (llvm::Error err = llvm::writeToOutput(
-            objects.back(), [&](raw_ostream &os) -> llvm::Error {
-              os << object.object->getBuffer();
-              return llvm::Error::success();
-            })) {
-      error("cannot write '" + objects.back() +
-            "': " + toString(std::move(err)));
-      return 1;
-    }
+    if (failed(writeText(objects.back(), [&](raw_ostream &os) {
+          os << object.object->getBuffer();
+        })))
+      return failure();
   }
   if (options.verbose)
     llvm::errs() << "trace-compile: objects: " << compiled.size() << " ("
                  << cached << " from the cache): "
                  << llvm::format("%.2f s\n", seconds(start));
+
   capi::LinkOptions link;
   link.compilerDriver = cxx;
   link.logPath = buildFile("link.log");
@@ -727,10 +772,10 @@ int mlir::trace::compileTrainingStep(const TraceCompileOptions &options) {
     // The CPU runtime (matmuls on OpenBLAS) goes next to the library, found
     // through $ORIGIN; memrefCopy comes from MLIR's C runner utilities.
     std::string runtime = TRACE_CPU_RUNTIME;
-    std::string copy = staging.file(llvm::sys::path::filename(runtime));
+    std::string copy = file(llvm::sys::path::filename(runtime));
     if (std::error_code ec = llvm::sys::fs::copy_file(runtime, copy)) {
       error("cannot copy the CPU runtime '" + runtime + "': " + ec.message());
-      return 1;
+      return failure();
     }
     link.libraries = {copy, "-Wl,-rpath,$ORIGIN",
                       "-L" TRACE_LLVM_LIBRARY_DIR, "-lmlir_c_runner_utils",
@@ -738,22 +783,40 @@ int mlir::trace::compileTrainingStep(const TraceCompileOptions &options) {
   }
   link.libraries.push_back("-lm");
   link.libraries.push_back("-lstdc++");
-  if (failed(capi::linkSharedLibrary(*api, objects,
-                                     staging.file("lib" + name + ".so"), link,
-                                     message))) {
+  if (failed(capi::linkSharedLibrary(*api, objects, file("lib" + name + ".so"),
+                                     link, message))) {
     error(message);
-    return 1;
+    return failure();
   }
   if (options.verbose)
     llvm::errs() << "trace-compile: object and link: "
                  << llvm::format("%.2f s\n", seconds(start));
+  return success();
+}
 
-  // 8. Into place: an existing OUTDIR is replaced only now.
+LogicalResult TrainingStepCompiler::commitOutput() {
   if (failed(commit(staging, out)))
-    return 1;
+    return failure();
   llvm::outs() << "trace-compile: wrote " << out << ": "
                << api->functions.size() << " functions in lib" << name
                << ".so, " << kernels << " kernels for " << launches
                << " launches\n";
-  return 0;
+  return success();
+}
+
+} // namespace
+
+int mlir::trace::compileTrainingStep(const TraceCompileOptions &options) {
+  // The host object is emitted for this machine's target.
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  TrainingStepCompiler compiler(options);
+  return failed(compiler.checkOptions()) ||
+                 failed(compiler.buildPassManagers()) ||
+                 failed(compiler.importModel()) ||
+                 failed(compiler.runStages()) || failed(compiler.lower()) ||
+                 failed(compiler.buildLibrary()) ||
+                 failed(compiler.commitOutput())
+             ? 1
+             : 0;
 }
