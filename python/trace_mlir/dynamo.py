@@ -95,7 +95,7 @@ class _GraphStep:
     set of sizes, then calls the compiled step."""
 
     def __init__(self, gm, example_inputs, options):
-        from . import compile as _compile
+        from .compiler import compile as _compile
         self.compile = _compile
         self.gm = _mark_checkpoint_regions(gm)
         self.options = options

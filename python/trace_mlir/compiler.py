@@ -1,0 +1,410 @@
+"""The compile driver: CompiledModule, compile() and load().
+
+compile() traces the module (frontends.py), runs trace-compile on the
+file (import, autodiff, rematerialization, fusion, lowering, a shared
+library) and returns a CompiledModule, whose forward calls the library's
+`forward_fwd` and whose backward, through a torch.autograd.Function
+(autograd.py), calls `forward_bwd` with the values the forward saved.
+Libraries are cached by a hash of the traced graph, the input shapes, the
+flags and the trace-compile binary; a new input shape or mode compiles
+another.
+
+The returned module holds the original one as `.module`: the parameters
+are the same tensors, so optimizers and DistributedDataParallel see them
+unchanged (its state_dict is the model's under `module.`, as
+torch.compile's is under `_orig_mod.`). Each call reads the parameters
+where they are then, at their attribute paths in the module as compiled:
+FSDP wrapping the returned module puts its flat parameter's views (or
+gathered parameters) there before the forward. FSDP on a submodule is
+refused, as its hooks never run.
+
+Buffers the forward updates (batch_norm's running statistics and
+num_batches_tracked, in training mode) come back as results of
+`forward_fwd` marked `buffer_update` and are copied into the module's
+buffers after each forward, as eager's in-place updates leave them.
+
+target="cuda" compiles for cuda:0: the library reads and writes the
+module's CUDA tensors in place, on PyTorch's current stream (not yet run
+on a GPU: the CPU tests check its interface and errors only). load()
+takes a library compile() built, for a machine without the compiler.
+
+Limits of this version: the model's forward returns tensors (the first
+is usually the loss). eval() switches
+to a step compiled from the module in eval mode (dropout off),
+differentiable like the training one; under torch.no_grad() only
+forward_fwd runs and its saved values are dropped.
+"""
+
+import copy
+import hashlib
+import itertools
+import json
+import os
+import subprocess
+import tempfile
+import warnings
+
+import torch
+
+from .autograd import _Step
+from .errors import TraceMLIRError
+from .frontends import _FRONTENDS
+from .library import (_DTYPES, _MLIR_DTYPES, _Library, _results,
+                      _trace_compile_binary)
+
+# Next to a library compile() built: its target, mode, inputs' names,
+# shapes and dtypes (trace_mlir.load reads it).
+_MODULE_FILE = "step.module.json"
+
+
+def _remat_flags(remat):
+    if remat in (None, "none"):
+        return ["--no-remat"]
+    if remat == "min-cut":
+        return []
+    if isinstance(remat, bool):
+        raise ValueError(f"remat={remat!r}: expected 'min-cut', 'none', a "
+                         "fraction or a byte count")
+    if isinstance(remat, float) and 0 <= remat <= 1:
+        return [f"--remat=budget={remat}"]
+    if isinstance(remat, int) and remat >= 0:
+        return [f"--remat=budget={remat}B"]
+    raise ValueError(f"remat={remat!r}: expected 'min-cut', 'none', a "
+                     "fraction between 0 and 1 or a byte count")
+
+
+def _plain(value):
+    """Whether `value` is a tensor whose data pointer holds all of it: a
+    tensor or a Parameter, not another tensor subclass (a DTensor holds one
+    rank's shard). issubclass, not isinstance: a Parameter made of a
+    DTensor passes isinstance(_, Parameter)."""
+    return type(value) is torch.Tensor or \
+        issubclass(type(value), torch.nn.Parameter)
+
+
+class CompiledModule(torch.nn.Module):
+    """The module trace_mlir.compile returns; see the module docstring."""
+
+    def __init__(self, module, example_inputs, remat, checkpoint_policy,
+                 cache_dir, recompile, options, target="cpu", prebuilt=None,
+                 frontend="export"):
+        super().__init__()
+        if frontend not in _FRONTENDS:
+            raise ValueError(f"frontend={frontend!r}: one of "
+                             f"{sorted(_FRONTENDS)}")
+        self._frontend = frontend
+        if recompile not in ("warn", "error"):
+            raise ValueError(f"recompile={recompile!r}: 'warn' or 'error'")
+        if target not in ("cpu", "cuda"):
+            raise ValueError(f"target={target!r}: 'cpu' or 'cuda'")
+        self.module = module
+        self._target = target
+        self._prebuilt = prebuilt
+        self._flags = _remat_flags(remat)
+        if checkpoint_policy:
+            self._flags.append(f"--checkpoint-policy={checkpoint_policy}")
+        self._flags += list(options)
+        self._cache_dir = cache_dir
+        self._scratch = None
+        if cache_dir is None:
+            self._scratch = tempfile.TemporaryDirectory(prefix="trace_mlir-")
+            self._cache_dir = self._scratch.name
+        self._recompile = recompile
+        self._libraries = {}
+        self._record_paths()
+        self._fsdp_types = {}
+        self._shapes_seen = set()
+        self.training = module.training
+        if prebuilt is not None:
+            self._load(prebuilt)
+            return
+        self._dtypes = tuple(t.dtype for t in example_inputs)
+        self._library_for(tuple(example_inputs), module.training)
+
+    def _load(self, directory):
+        """Takes the library trace_mlir.compile built in `directory` (one
+        entry of a cache_dir), as described by its step.module.json."""
+        path = os.path.join(directory, _MODULE_FILE)
+        try:
+            with open(path) as f:
+                meta = json.load(f)
+        except OSError as e:
+            raise TraceMLIRError(f"trace_mlir.load: cannot read {path}: "
+                                 f"{e.strerror} (a directory of a "
+                                 "compile() cache_dir holds one)")
+        self._target = meta["target"]
+        self._dtypes = tuple(_DTYPES[d] for _, d in meta["inputs"])
+        signature = tuple((tuple(shape), _DTYPES[d])
+                          for shape, d in meta["inputs"])
+        library = _Library(directory, "step")
+        library.input_names = meta["input_names"]
+        self._shapes_seen.add(signature)
+        self._libraries[(signature, meta["training"])] = library
+
+    def _library_for(self, inputs, training):
+        """The library for these input shapes and mode, compiled if new."""
+        if len(inputs) != len(self._dtypes):
+            raise TypeError(f"trace_mlir: {type(self.module).__name__} was "
+                            f"compiled for {len(self._dtypes)} inputs, got "
+                            f"{len(inputs)}")
+        for i, (t, dtype) in enumerate(zip(inputs, self._dtypes)):
+            if not isinstance(t, torch.Tensor) or t.dtype != dtype:
+                got = t.dtype if isinstance(t, torch.Tensor) else type(t)
+                raise TypeError(f"trace_mlir: input {i} is {got}; "
+                                f"{type(self.module).__name__} was compiled "
+                                f"for {dtype}")
+        signature = tuple((tuple(t.shape), t.dtype) for t in inputs)
+        key = (signature, training)
+        if key in self._libraries:
+            return self._libraries[key]
+        if self._prebuilt is not None:
+            def describe(sig, train):
+                return (f"input shapes {[list(s) for s, _ in sig]} in "
+                        f"{'training' if train else 'eval'} mode")
+            (built, built_training), = self._libraries
+            raise TraceMLIRError(
+                f"trace_mlir: {type(self.module).__name__} was loaded from "
+                f"{self._prebuilt}, compiled for "
+                f"{describe(built, built_training)}; it cannot compile for "
+                f"{describe(signature, training)}")
+        if self._shapes_seen and signature not in self._shapes_seen:
+            message = (f"trace_mlir: recompiling {type(self.module).__name__}"
+                       f" for new input shapes "
+                       f"{[list(s) for s, _ in signature]}")
+            if self._recompile == "error":
+                raise TraceMLIRError(message)
+            warnings.warn(message, stacklevel=3)
+        self._shapes_seen.add(signature)
+        self._libraries[key] = self._compile(inputs, training)
+        return self._libraries[key]
+
+    def _compile(self, inputs, training):
+        # A wrapper that took the parameters out of their modules (FSDP 1)
+        # or sharded them in place (FSDP 2's DTensors) leaves nothing the
+        # tracer can read as the model's weights.
+        recorded = {".".join(path) for _, path in self._paths[0]}
+        now = dict(self.module.named_parameters())
+        if set(now) != recorded or not all(map(_plain, now.values())):
+            raise TraceMLIRError(
+                f"trace_mlir: cannot compile {type(self.module).__name__} "
+                f"for {'training' if training else 'eval'} mode and input "
+                f"shapes {[list(t.shape) for t in inputs]}: its parameters "
+                "are no longer plain tensors in its modules (a wrapper such "
+                "as FSDP took or sharded them); call the compiled module "
+                "once in each mode and on each input shape before wrapping "
+                "it")
+        # The module is traced on the CPU, so the archive the compiler
+        # reads holds CPU tensors: a module on the GPU is traced as a copy
+        # on the CPU.
+        tracee = self.module
+        on_gpu = [t for t in itertools.chain(self.module.parameters(),
+                                             self.module.buffers(), inputs)
+                  if t.device.type != "cpu"]
+        if on_gpu:
+            tracee = copy.deepcopy(self.module).cpu()
+            inputs = tuple(t.cpu() for t in inputs)
+        was_training = tracee.training
+        tracee.train(training)
+        # Tracing runs the module once: its buffer updates (batch_norm's
+        # running statistics) are undone, so that compiling is not a step.
+        buffers = [(b, b.clone()) for b in tracee.buffers()]
+        try:
+            program = _FRONTENDS[self._frontend](tracee, inputs)
+        finally:
+            tracee.train(was_training)
+            with torch.no_grad():
+                for b, before in buffers:
+                    b.copy_(before)
+        names = program.input_names
+        shapes = []
+        for name, t in zip(names, inputs):
+            if t.dtype not in _MLIR_DTYPES:
+                raise TypeError(f"trace_mlir: input '{name}' has dtype "
+                                f"{t.dtype}, which the compiler does not "
+                                "take")
+            dims = "x".join(str(d) for d in t.shape)
+            shapes.append(f"--input-shape={name}="
+                          f"{dims + 'x' if dims else ''}"
+                          f"{_MLIR_DTYPES[t.dtype]}")
+        flags = list(self._flags) + [f"--target={self._target}"]
+        if not training:
+            flags.append("--dropout-as-identity")
+        # The key: the program, the shapes and flags, and the compiler that
+        # builds the library.
+        binary = _trace_compile_binary()
+        digest = hashlib.sha256()
+        program.digest(digest)
+        digest.update(repr((shapes, flags)).encode())
+        stat = os.stat(binary)
+        digest.update(f"{binary}:{stat.st_size}:{stat.st_mtime_ns}".encode())
+        key = digest.hexdigest()[:24]
+        directory = os.path.join(self._cache_dir, key)
+        if not os.path.exists(os.path.join(directory, "libstep.so")):
+            os.makedirs(self._cache_dir, exist_ok=True)
+            model_path = os.path.join(self._cache_dir,
+                                      f"{key}{program.suffix}")
+            program.save(model_path)
+            command = [binary, model_path,
+                       "-o", directory, "--name=step",
+                       f"--cache-dir={os.path.join(self._cache_dir, 'objects')}"
+                       ] + shapes + flags
+            proc = subprocess.run(command, capture_output=True, text=True)
+            if proc.returncode != 0:
+                raise TraceMLIRError(proc.stderr.strip() or
+                                     f"trace-compile exited {proc.returncode}")
+            # The importer's warnings (a buffer updated in a checkpoint
+            # region, missing debug info) reach the user as Python's.
+            for line in proc.stderr.splitlines():
+                if "warning:" in line:
+                    warnings.warn(f"trace-compile: {line.strip()}",
+                                  stacklevel=4)
+            # What trace_mlir.load needs to call the library on a machine
+            # without the compiler.
+            with open(os.path.join(directory, _MODULE_FILE), "w") as f:
+                json.dump({"target": self._target, "training": training,
+                           "input_names": names,
+                           "inputs": [[list(t.shape), _MLIR_DTYPES[t.dtype]]
+                                      for t in inputs]}, f)
+        library = _Library(directory, "step")
+        library.input_names = names
+        return library
+
+    @property
+    def directories(self):
+        """The directories of the libraries compiled so far (one per input
+        shape and mode): what trace_mlir.load takes on another machine."""
+        return [library.directory for library in self._libraries.values()]
+
+    def _state(self):
+        """The parameters and buffers by the importer's names (which drop
+        checkpoint_wrapper's `_checkpoint_wrapped_module.` level), read
+        where they are now: their attribute paths are taken from the
+        module as compiled, and each call reads the tensor at that path.
+        A wrapper that swaps parameters in for the forward (FSDP gathers
+        each into a view of its flat parameter, or an unsharded
+        parameter) is then what the step reads and what autograd
+        differentiates for."""
+        def resolve(path):
+            value = self.module
+            for part in path:
+                value = getattr(value, part, None)
+                if value is None:
+                    raise TraceMLIRError(
+                        f"trace_mlir: {type(self.module).__name__} has no "
+                        f"tensor '{'.'.join(path)}' any more, which the "
+                        "compiled step reads")
+            if not _plain(value):
+                raise TraceMLIRError(
+                    f"trace_mlir: '{'.'.join(path)}' is a "
+                    f"{type(value).__name__}, not a plain tensor; a sharded "
+                    "parameter must be gathered before the step runs (wrap "
+                    "the compiled module itself with FSDP)")
+            return value
+        parameters, buffers = self._paths
+        return ({n: resolve(path) for n, path in parameters},
+                {n: resolve(path) for n, path in buffers})
+
+    def _record_paths(self):
+        """Where each parameter and buffer is, by the importer's name: from
+        the module as given to compile(), before any wrapper (FSDP takes
+        the parameters out of their modules when it wraps)."""
+        def name(n):
+            return n.replace("_checkpoint_wrapped_module.", "")
+        self._paths = (
+            [(name(n), n.split(".")) for n, _ in
+             self.module.named_parameters()],
+            [(name(n), n.split(".")) for n, _ in self.module.named_buffers()])
+
+    def _check_wrapped_submodules(self):
+        """FSDP gathers a wrapped module's parameters in hooks around that
+        module's forward, which the compiled step never calls: a submodule
+        wrapped by FSDP would be read sharded. Wrap the compiled module
+        itself instead."""
+        for path, m in self.module.named_modules():
+            wrapped = self._fsdp_types.get(type(m))
+            if wrapped is None:
+                wrapped = self._fsdp_types[type(m)] = any(
+                    c.__name__ in ("FullyShardedDataParallel", "FSDPModule")
+                    for c in type(m).__mro__)
+            if wrapped:
+                raise TraceMLIRError(
+                    f"trace_mlir: submodule '{path or '(root)'}' of "
+                    f"{type(self.module).__name__} is wrapped by FSDP "
+                    f"({type(m).__name__}), whose hooks the compiled step "
+                    "does not run; wrap the module trace_mlir.compile "
+                    "returned instead (FSDP(compiled), "
+                    "fully_shard(compiled))")
+
+    def forward(self, *inputs):
+        self._check_wrapped_submodules()
+        library = self._library_for(inputs, self.module.training)
+        parameters, buffers = self._state()
+        values = dict(parameters)
+        values.update(buffers)
+        values.update(zip(library.input_names, inputs))
+        fwd_inputs = {n for d, n, _, _, _ in library.functions["fwd"][1]
+                      if d == "in"}
+        if "seed" in fwd_inputs:
+            # Dropout's Philox seed, drawn from torch's generator, so
+            # torch.manual_seed reproduces a run.
+            values["seed"] = torch.randint(0, 2**62, (), dtype=torch.int64
+                                           ).to(library.device)
+        # What autograd differentiates for: parameters, and inputs, that
+        # require grad.
+        grad_names = [n for n, p in parameters.items()
+                      if p.requires_grad and n in fwd_inputs]
+        grad_names += [n for n, t in zip(library.input_names, inputs)
+                       if t.requires_grad and n in fwd_inputs]
+        if not torch.is_grad_enabled() or not grad_names:
+            # The forward only: its saved values are freed at once.
+            return _results(library, library.call("fwd", values)[0], buffers)
+        grad_tensors = [values[n] for n in grad_names]
+        return _Step.apply(library, values, buffers, grad_names,
+                           *grad_tensors)
+
+
+def compile(module, example_inputs, remat="min-cut", target="cpu",
+            checkpoint_policy=None, cache_dir=None, recompile="warn",
+            options=(), frontend="export"):
+    """Compiles `module`'s training step for `example_inputs` (a tuple of
+    tensors) and returns a CompiledModule.
+
+    remat: "min-cut" (default), "none", a fraction of the plain cut's
+      saved bytes (0..1) or a byte count.
+    target: "cpu" or "cuda" (the library runs on cuda:0, on PyTorch's
+      current stream, on the module's own CUDA tensors: move the module
+      and the inputs there first).
+    checkpoint_policy: trace-compile --checkpoint-policy, e.g.
+      "dots_saveable".
+    cache_dir: where libraries (by a hash of the traced graph, the shapes
+      and the options) and compiled objects are kept; a temporary
+      directory when None.
+    recompile: "warn" (say once per new input shape) or "error".
+    options: more trace-compile flags, e.g. ["--host-cpu=native"].
+    frontend: "export" (torch.export, checkpoint calls kept as regions;
+      trace_mlir.export) or "torchscript" (torch.jit.trace, deprecated by
+      PyTorch).
+    """
+    if target not in ("cpu", "cuda"):
+        raise ValueError(f"trace_mlir.compile: target={target!r}: 'cpu' or "
+                         "'cuda'")
+    if not isinstance(module, torch.nn.Module):
+        raise TypeError("trace_mlir.compile: expected a torch.nn.Module")
+    if isinstance(example_inputs, torch.Tensor):
+        example_inputs = (example_inputs,)
+    return CompiledModule(module, example_inputs, remat, checkpoint_policy,
+                          cache_dir, recompile, options, target=target,
+                          frontend=frontend)
+
+
+def load(module, directory):
+    """The CompiledModule of `module` with the step trace_mlir.compile built
+    before into `directory` (an entry of its cache_dir: the library, its
+    interface and step.module.json), on this machine or another one, for
+    machines without the compiler (a GPU node). It runs in the mode and on
+    the input shapes it was compiled for; any other raises
+    TraceMLIRError."""
+    if not isinstance(module, torch.nn.Module):
+        raise TypeError("trace_mlir.load: expected a torch.nn.Module")
+    return CompiledModule(module, (), None, None, None, "error", (),
+                          prebuilt=directory)

@@ -1,0 +1,69 @@
+"""The frontends compile() traces a module with, by the `frontend` option
+(_FRONTENDS): torch.export (_ExportedProgram, saved as a .pt2 archive) or
+torch.jit.trace (_TorchScript, saved as a TorchScript file). Each names
+the traced inputs, adds the traced graph to the cache key and saves the
+file trace-compile reads."""
+
+import torch
+
+from . import exporter as _export
+
+
+class _ExportedProgram:
+    """The module as torch.export sees it (trace_mlir.export: checkpoint
+    calls marked, decomposed to Core ATen), saved as a .pt2 archive."""
+
+    suffix = ".pt2"
+
+    def __init__(self, module, inputs):
+        self.program = _export.export(module, inputs)
+        signature = self.program.graph_signature
+        self.input_names = list(signature.user_inputs)
+
+    def digest(self, digest):
+        # The graph with the metadata trace-import reads (checkpoint
+        # markers, module paths), and the values of tensor constants.
+        for node in self.program.graph.nodes:
+            digest.update(repr((node.op, node.name, str(node.target),
+                                node.args, node.kwargs,
+                                node.meta.get("custom"),
+                                node.meta.get("nn_module_stack"))).encode())
+        digest.update(str(self.program.graph_signature).encode())
+        for name, value in sorted(self.program.constants.items()):
+            if isinstance(value, torch.Tensor):
+                digest.update(repr((name, value.dtype, list(value.shape),
+                                    value.tolist())).encode())
+
+    def save(self, path):
+        torch.export.save(self.program, path)
+
+
+class _TorchScript:
+    """The module traced by torch.jit.trace, saved as a TorchScript file
+    (frontend="torchscript", for what torch.export cannot take)."""
+
+    suffix = ".pt"
+
+    def __init__(self, module, inputs):
+        with torch.no_grad():
+            self.traced = torch.jit.trace(module, inputs, check_trace=False)
+        inputs = list(self.traced.graph.inputs())[1:]  # the first is self
+        self.input_names = [v.debugName().split(".")[0] for v in inputs]
+
+    def digest(self, digest):
+        # The graph and the values of its tensor constants (the graph's
+        # text elides large ones).
+        graph = self.traced.inlined_graph
+        digest.update(str(graph).encode())
+        for n in graph.nodes():
+            if n.kind() == "prim::Constant" and n.hasAttribute("value") \
+                    and n.kindOf("value") == "t":
+                t = n.t("value")
+                digest.update(repr((t.dtype, list(t.shape),
+                                    t.tolist())).encode())
+
+    def save(self, path):
+        self.traced.save(path)
+
+
+_FRONTENDS = {"export": _ExportedProgram, "torchscript": _TorchScript}
