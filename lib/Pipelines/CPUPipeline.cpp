@@ -18,18 +18,21 @@
 
 using namespace mlir;
 
-StringRef trace::convolutionLowering(StringRef option, bool blas) {
-  return option == "auto" && !blas ? "direct" : option;
+trace::ConvolutionLowering
+trace::convolutionLowering(ConvolutionLowering option, bool blas) {
+  return option == ConvolutionLowering::Auto && !blas
+             ? ConvolutionLowering::Direct
+             : option;
 }
 
 void trace::buildBufferizedLinalgPipeline(OpPassManager &pm,
-                                          StringRef convolutions,
-                                          StringRef scatters,
+                                          ConvolutionLowering convolutions,
+                                          ScatterLowering scatters,
                                           bool fuseIntoRowReductions) {
   // 1. The export format: upstream dialects on tensors.
   trace::TraceToLinalgPassOptions toLinalg;
-  toLinalg.convolutions = convolutions.str();
-  toLinalg.scatters = scatters.str();
+  toLinalg.convolutions = convolutions;
+  toLinalg.scatters = scatters;
   // trace-schedule's recomputations read their inputs through barriers, so
   // this CSE does not merge them with the originals again.
   toLinalg.keepBarriers = true;
@@ -114,10 +117,10 @@ void trace::buildCPUPipeline(OpPassManager &pm,
     map.blockSize = options.gpuBlockSize;
     map.maxBlocks = options.gpuMaxBlocks;
     // Layers as functions, as the GPU pipeline makes them by default.
-    buildGPUKernelsFront(pm, options.blas ? "cpu" : "", map,
-                         convolutionLowering(options.convolutions,
-                                             options.blas),
-                         options.outlineRepeats);
+    buildGPUKernelsFront(
+        pm, options.blas ? std::optional(BLASRuntime::CPU) : std::nullopt, map,
+        convolutionLowering(options.convolutions, options.blas),
+        options.outlineRepeats);
     pm.addNestedPass<func::FuncOp>(trace::createTraceGPULaunchesOnCPUPass());
   } else {
     // 0. A function per kind of repeated layer, before anything grows
@@ -128,7 +131,8 @@ void trace::buildCPUPipeline(OpPassManager &pm,
     // Producers fuse into row reductions when trace-vectorize-reductions
     // will vectorize them.
     buildBufferizedLinalgPipeline(
-        pm, convolutionLowering(options.convolutions, options.blas), "loops",
+        pm, convolutionLowering(options.convolutions, options.blas),
+        ScatterLowering::Loops,
         /*fuseIntoRowReductions=*/options.vectorizeReductions);
     // 3. Matmuls to BLAS.
     if (options.blas)

@@ -35,9 +35,10 @@ std::string trace::defaultCUDAToolkitPath() {
   return llvm::sys::fs::exists(libdevice) ? "/usr/local/cuda" : "";
 }
 
-void trace::buildGPUKernelsFront(OpPassManager &pm, StringRef blasRuntime,
+void trace::buildGPUKernelsFront(OpPassManager &pm,
+                                 std::optional<BLASRuntime> blasRuntime,
                                  const TraceGPUMapLinalgPassOptions &map,
-                                 StringRef convolutions,
+                                 ConvolutionLowering convolutions,
                                  bool outlineRepeats) {
   // 0. Optionally, a function per kind of repeated layer, as on the CPU.
   if (outlineRepeats)
@@ -51,24 +52,24 @@ void trace::buildGPUKernelsFront(OpPassManager &pm, StringRef blasRuntime,
   trace::TraceToLinalgPassOptions toLinalg;
   toLinalg.keepFusions = true;
   toLinalg.keepBarriers = true;
-  toLinalg.convolutions = convolutions.str();
+  toLinalg.convolutions = convolutions;
   // A scatter's loops would run on the host: one reducing kernel instead.
-  toLinalg.scatters = "dense";
+  toLinalg.scatters = ScatterLowering::Dense;
   pm.addPass(trace::createTraceToLinalgPass(toLinalg));
   pm.addPass(trace::createTraceLowerFusionsPass());
   // Every function writes its results into the caller's buffers, as on
-  // the CPU. Layers' functions that returned theirs took BufferDeallocation-
-  // Simplification minutes on a 24-layer GPT; a step that returned a struct
-  // of hundreds of descriptors printed 16 KB of type per insertvalue, and
-  // X86's FastISel lowers no aggregate return, so SelectionDAG compiled
-  // the whole function.
+  // the CPU. Functions that returned theirs made BufferDeallocation-
+  // Simplification's work grow with the number of layers; a step that
+  // returned a struct of hundreds of descriptors printed its whole type per
+  // insertvalue, and X86's FastISel lowers no aggregate return, so
+  // SelectionDAG compiled the whole function.
   buildBufferizedLinalgPipeline(pm, convolutions, toLinalg.scatters);
 
   // 3. Matmuls: trace_gpu.gemm ops (cuBLAS), which gpu-async-region below
   // orders on the kernels' stream like launches.
-  if (!blasRuntime.empty()) {
+  if (blasRuntime) {
     trace::TraceLinalgToBLASPassOptions blas;
-    blas.runtime = blasRuntime.str();
+    blas.runtime = *blasRuntime;
     pm.addPass(trace::createTraceLinalgToBLASPass(blas));
   }
 
@@ -92,7 +93,7 @@ void trace::buildGPUPipeline(OpPassManager &pm,
   map.vectorize = options.vectorize;
   map.maxBlocks = options.maxBlocks;
   buildGPUKernelsFront(
-      pm, options.cublas ? "cuda" : "", map,
+      pm, options.cublas ? std::optional(BLASRuntime::CUDA) : std::nullopt, map,
       convolutionLowering(options.convolutions, options.cublas),
       options.outlineRepeats);
   pm.addPass(trace::createTraceGPUDeviceMemoryPass());

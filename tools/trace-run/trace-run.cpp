@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "trace/Pipelines/Pipelines.h"
 #include "trace/Target/CAPI/CAPI.h"
 #include "trace/Tools/trace-run/TraceRunMain.h"
 
@@ -18,6 +19,8 @@
 #include "llvm/Support/InitLLVM.h"
 
 using namespace mlir;
+using mlir::trace::ConvolutionLowering;
+using mlir::trace::convolutionLoweringValues;
 namespace cl = llvm::cl;
 
 static cl::OptionCategory category("trace-run options");
@@ -77,11 +80,10 @@ static cl::opt<int64_t> gpuMaxBlocks(
     cl::desc("With --gpu-kernels: most blocks of an elementwise kernel's "
              "grid before its threads loop (grid-stride)"),
     cl::init(4096), cl::cat(category));
-static cl::opt<std::string> convolutions(
-    "convolutions",
-    cl::desc("Lower convolutions as one loop nest (direct), as an im2col "
-             "copy and a BLAS matmul (im2col), or by their size (auto)"),
-    cl::value_desc("direct|im2col|auto"), cl::init("auto"), cl::cat(category));
+static cl::opt<ConvolutionLowering> convolutions(
+    "convolutions", cl::desc("How convolutions lower: direct, im2col or auto"),
+    cl::init(ConvolutionLowering::Auto), convolutionLoweringValues(),
+    cl::cat(category));
 static cl::opt<std::string> trainingStep(
     "training-step", cl::ValueOptional,
     cl::desc("Run the training-step pipeline first, as trace-compile does "

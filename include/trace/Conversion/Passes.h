@@ -4,6 +4,7 @@
 #define TRACE_CONVERSION_PASSES_H
 
 #include "mlir/Pass/Pass.h"
+#include "trace/Conversion/LinalgToBLAS/LinalgToBLAS.h"
 #include "trace/Conversion/TraceToLinalg/TraceToLinalg.h"
 
 namespace mlir::trace {

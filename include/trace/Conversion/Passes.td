@@ -54,14 +54,27 @@ def TraceToLinalgPass : Pass<"trace-to-linalg"> {
     Option<"keepBarriers", "keep-barriers", "bool", "false",
            "Keep trace.optimization_barrier ops (for a CSE that must not "
            "undo recomputation) instead of replacing each by its operand">,
-    Option<"convolutions", "convolutions", "std::string", "\"direct\"",
-           "trace.convolution as one linalg.generic (direct), as an im2col "
-           "copy and a linalg matmul (im2col, for a BLAS), or im2col where "
-           "the matmul's reduction and rows are large enough (auto)">,
-    Option<"scatters", "scatters", "std::string", "\"loops\"",
-           "trace.scatter_add as scf.for loops over the indices (loops), or "
-           "as one linalg.generic reducing over the indexed dim (dense, "
-           "for the GPU)">,
+    Option<"convolutions", "convolutions",
+           "::mlir::trace::ConvolutionLowering",
+           "::mlir::trace::ConvolutionLowering::Direct",
+           "How trace.convolution lowers: direct, im2col or auto",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::trace::ConvolutionLowering::Direct, "direct",
+                        "one linalg.generic over the output and the window"),
+             clEnumValN(::mlir::trace::ConvolutionLowering::Im2col, "im2col",
+                        "an im2col copy and a linalg matmul, for a BLAS"),
+             clEnumValN(::mlir::trace::ConvolutionLowering::Auto, "auto",
+                        "im2col where the matmul's reduction and rows are "
+                        "large enough, else direct"))}]>,
+    Option<"scatters", "scatters", "::mlir::trace::ScatterLowering",
+           "::mlir::trace::ScatterLowering::Loops",
+           "How trace.scatter_add lowers: loops or dense",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::trace::ScatterLowering::Loops, "loops",
+                        "scf.for loops over the indices"),
+             clEnumValN(::mlir::trace::ScatterLowering::Dense, "dense",
+                        "one linalg.generic reducing over the indexed dim "
+                        "(for the GPU)"))}]>,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
@@ -103,9 +116,14 @@ def TraceLinalgToBLASPass : Pass<"trace-linalg-to-blas", "ModuleOp"> {
     no precompiled runtime can provide.
   }];
   let options = [
-    Option<"runtime", "runtime", "std::string", /*default=*/"\"cpu\"",
-           "Whose matmuls to call: cpu (OpenBLAS, trace_rt_*) or cuda "
-           "(cuBLAS on device memory, trace_cuda_*)">,
+    Option<"runtime", "runtime", "::mlir::trace::BLASRuntime",
+           "::mlir::trace::BLASRuntime::CPU",
+           "Whose matmuls to call: cpu or cuda",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::trace::BLASRuntime::CPU, "cpu",
+                        "OpenBLAS, trace_rt_*"),
+             clEnumValN(::mlir::trace::BLASRuntime::CUDA, "cuda",
+                        "cuBLAS on device memory, trace_cuda_*"))}]>,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",

@@ -19,6 +19,7 @@
 #define TRACE_PIPELINES_PIPELINES_H
 
 #include "trace/Codegen/GPU/Passes.h"
+#include "trace/Conversion/Passes.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
@@ -96,6 +97,17 @@ LogicalResult buildTrainingStepPipeline(
 // Lowering
 //===----------------------------------------------------------------------===//
 
+/// The values of the pipelines' `convolutions` option.
+inline llvm::cl::ValuesClass convolutionLoweringValues() {
+  return llvm::cl::values(
+      clEnumValN(ConvolutionLowering::Direct, "direct", "one loop nest"),
+      clEnumValN(ConvolutionLowering::Im2col, "im2col",
+                 "an im2col copy and a BLAS matmul"),
+      clEnumValN(ConvolutionLowering::Auto, "auto",
+                 "im2col where the matmul is large enough; direct without "
+                 "BLAS"));
+}
+
 struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
   PassOptions::Option<bool> blas{
       *this, "blas",
@@ -158,13 +170,11 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("With gpu-kernels: most blocks of an elementwise grid "
                      "before threads loop (grid-stride)"),
       llvm::cl::init(4096)};
-  PassOptions::Option<std::string> convolutions{
+  PassOptions::Option<ConvolutionLowering> convolutions{
       *this, "convolutions",
-      llvm::cl::desc("trace.convolution as one loop nest (direct), as an "
-                     "im2col copy and a BLAS matmul (im2col), or im2col "
-                     "where the matmul is large enough (auto; direct "
-                     "without BLAS)"),
-      llvm::cl::init("auto")};
+      llvm::cl::desc("How trace.convolution lowers: direct, im2col or auto"),
+      llvm::cl::init(ConvolutionLowering::Auto),
+      convolutionLoweringValues()};
 };
 
 /// The front both backends share: trace ops -> linalg on tensors (the export
@@ -175,14 +185,16 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
 /// buffer-results-to-out-params, allocations hoisted to them).
 /// `convolutions` and `scatters` are trace-to-linalg's options of those
 /// names.
-void buildBufferizedLinalgPipeline(OpPassManager &pm,
-                                   StringRef convolutions = "direct",
-                                   StringRef scatters = "loops",
-                                   bool fuseIntoRowReductions = false);
+void buildBufferizedLinalgPipeline(
+    OpPassManager &pm,
+    ConvolutionLowering convolutions = ConvolutionLowering::Direct,
+    ScatterLowering scatters = ScatterLowering::Loops,
+    bool fuseIntoRowReductions = false);
 
 /// trace-to-linalg's `convolutions` for a pipeline's option of that name:
 /// `auto` is direct when no BLAS runs the matmuls.
-StringRef convolutionLowering(StringRef option, bool blas);
+ConvolutionLowering convolutionLowering(ConvolutionLowering option,
+                                        bool blas);
 
 /// trace ops -> linalg on tensors -> buffers -> loops -> LLVM dialect, for
 /// an object file. Functions take their tensor arguments as identity-layout
@@ -192,16 +204,17 @@ void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
 
 /// The GPU pipeline's steps from trace ops to kernels: each trace.fusion
 /// one linalg.generic, buffers, matmuls to BLAS calls of `blasRuntime`
-/// ("cuda", "cpu", or "" for none), and every other linalg op one
+/// (none when absent), and every other linalg op one
 /// gpu.launch on a 1-D grid (trace-gpu-map-linalg). Host memory is not
 /// moved to the device yet. Shared by trace-gpu-pipeline and
 /// trace-cpu-pipeline{gpu-kernels}. `convolutions` as trace-to-linalg's.
 /// With `outlineRepeats`, the repeated layers are one function per kind
 /// first (trace-outline-repeats). Results are the caller's buffers.
-void buildGPUKernelsFront(OpPassManager &pm, StringRef blasRuntime,
-                          const TraceGPUMapLinalgPassOptions &map,
-                          StringRef convolutions = "direct",
-                          bool outlineRepeats = false);
+void buildGPUKernelsFront(
+    OpPassManager &pm, std::optional<BLASRuntime> blasRuntime,
+    const TraceGPUMapLinalgPassOptions &map,
+    ConvolutionLowering convolutions = ConvolutionLowering::Direct,
+    bool outlineRepeats = false);
 
 struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
   PassOptions::Option<std::string> chip{
@@ -255,13 +268,11 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       llvm::cl::desc("Call the runtime's cuBLAS for f32/f64 matmuls "
                      "(otherwise each becomes a kernel)"),
       llvm::cl::init(true)};
-  PassOptions::Option<std::string> convolutions{
+  PassOptions::Option<ConvolutionLowering> convolutions{
       *this, "convolutions",
-      llvm::cl::desc("trace.convolution as one loop nest (direct), as an "
-                     "im2col copy and a cuBLAS matmul (im2col), or im2col "
-                     "where the matmul is large enough (auto; direct "
-                     "without cuBLAS)"),
-      llvm::cl::init("auto")};
+      llvm::cl::desc("How trace.convolution lowers: direct, im2col or auto"),
+      llvm::cl::init(ConvolutionLowering::Auto),
+      convolutionLoweringValues()};
   PassOptions::Option<bool> outlineRepeats{
       *this, "outline-repeats",
       llvm::cl::desc("Make the repeated layers of a model one host function "

@@ -172,12 +172,7 @@ struct TraceLinalgToBLASPass final
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
-    if (runtime != "cpu" && runtime != "cuda") {
-      module.emitError() << "trace-linalg-to-blas: unknown runtime '"
-                         << runtime << "' (expected cpu or cuda)";
-      return signalPassFailure();
-    }
-    bool cuda = runtime == "cuda";
+    bool cuda = runtime == trace::BLASRuntime::CUDA;
     SmallVector<std::pair<linalg::LinalgOp, SmallVector<bool>>> work;
     module.walk([&](linalg::LinalgOp op) {
       if (FailureOr<SmallVector<bool>> transposed = blasTransposes(op, cuda);

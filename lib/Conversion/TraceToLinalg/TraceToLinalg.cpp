@@ -38,7 +38,6 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/StringSwitch.h"
 
 #define DEBUG_TYPE "trace-to-linalg"
 
@@ -135,31 +134,8 @@ struct TraceToLinalgPass final
         return isa<FusionOp>(yield->getParentOp());
       });
     }
-    std::optional<ConvolutionLowering> lowering =
-        llvm::StringSwitch<std::optional<ConvolutionLowering>>(convolutions)
-            .Case("direct", ConvolutionLowering::Direct)
-            .Case("im2col", ConvolutionLowering::Im2col)
-            .Case("auto", ConvolutionLowering::Auto)
-            .Default(std::nullopt);
-    if (!lowering) {
-      emitError(getOperation()->getLoc())
-          << "trace-to-linalg: convolutions='" << convolutions
-          << "' is none of direct, im2col, auto";
-      return signalPassFailure();
-    }
-    std::optional<ScatterLowering> scatter =
-        llvm::StringSwitch<std::optional<ScatterLowering>>(scatters)
-            .Case("loops", ScatterLowering::Loops)
-            .Case("dense", ScatterLowering::Dense)
-            .Default(std::nullopt);
-    if (!scatter) {
-      emitError(getOperation()->getLoc())
-          << "trace-to-linalg: scatters='" << scatters
-          << "' is none of loops, dense";
-      return signalPassFailure();
-    }
     RewritePatternSet patterns(ctx);
-    populateTraceToLinalgPatterns(patterns, *lowering, *scatter);
+    populateTraceToLinalgPatterns(patterns, convolutions, scatters);
     // Partial: func, and whatever else surrounds the trace ops, stays. A
     // trace op no pattern converts fails the pass with an error at the op.
     if (failed(applyPartialConversion(getOperation(), target,

@@ -367,10 +367,6 @@ LogicalResult writeOutDir(StringRef outDir, ArrayRef<Slot> args,
 
 int mlir::trace::runTraceFunction(const TraceRunOptions &options) {
   const std::string &inputFile = options.inputFile;
-  if (options.convolutions != "direct" && options.convolutions != "im2col" &&
-      options.convolutions != "auto")
-    return fail("--convolutions must be direct, im2col or auto, got '" +
-                llvm::Twine(options.convolutions) + "'");
   if (options.gpuMaxBlocks < 1 || options.gpuMaxBlocks > (int64_t{1} << 31) - 1)
     return fail("--gpu-max-blocks must be in [1, 2^31 - 1], got " +
                 llvm::Twine(options.gpuMaxBlocks));

@@ -6,7 +6,7 @@
 // RUN: trace-opt %s -trace-linalg-to-blas -split-input-file | FileCheck %s
 // RUN: trace-opt %s -trace-linalg-to-blas=runtime=cuda -split-input-file | FileCheck %s --check-prefix=CUDA
 // RUN: not trace-opt %s -trace-linalg-to-blas=runtime=rocm -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
-// BAD: error: trace-linalg-to-blas: unknown runtime 'rocm' (expected cpu or cuda)
+// BAD: for the --runtime option: Cannot find option named 'rocm'!
 
 // CHECK-LABEL: func.func private @trace_rt_matmul_f32(memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, f32) attributes {llvm.emit_c_interface}
 // CHECK-LABEL: func @matmul

@@ -9,7 +9,8 @@
 // RUN: trace-opt %s --trace-to-linalg --split-input-file | FileCheck %s
 // RUN: trace-opt %s --trace-to-linalg=convolutions=im2col --split-input-file | FileCheck %s --check-prefix=IM2COL
 // RUN: not trace-opt %s --trace-to-linalg=convolutions=fft --split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
-// BAD: error: trace-to-linalg: convolutions='fft' is none of direct, im2col, auto
+// RUN: not trace-opt %s --trace-cpu-pipeline=convolutions=fft 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: for the --convolutions option: Cannot find option named 'fft'!
 
 // CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d3, d6 * 2 + d4, d7 * 2 + d5)>
 // CHECK-DAG: #[[KER:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d2, d3, d4, d5)>

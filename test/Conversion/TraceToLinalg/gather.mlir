@@ -11,7 +11,7 @@
 // RUN: trace-opt %s --trace-to-linalg --split-input-file | FileCheck %s
 // RUN: trace-opt %s --trace-to-linalg=scatters=dense --split-input-file | FileCheck %s --check-prefix=DENSE
 // RUN: not trace-opt %s --trace-to-linalg=scatters=atomic --split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
-// BAD: error: trace-to-linalg: scatters='atomic' is none of loops, dense
+// BAD: for the --scatters option: Cannot find option named 'atomic'!
 
 // CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-LABEL: func @gather

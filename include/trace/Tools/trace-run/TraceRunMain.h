@@ -10,6 +10,8 @@
 #ifndef TRACE_TOOLS_TRACE_RUN_TRACERUNMAIN_H
 #define TRACE_TOOLS_TRACE_RUN_TRACERUNMAIN_H
 
+#include "trace/Conversion/TraceToLinalg/TraceToLinalg.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -36,7 +38,7 @@ struct TraceRunOptions {
   bool blas = true, approximateMath = true, vectorizeReductions = true,
        gpuKernels = false;
   int64_t gpuMaxBlocks = 4096;
-  std::string convolutions = "auto";
+  ConvolutionLowering convolutions = ConvolutionLowering::Auto;
   /// trace-training-step's options when the training step runs first.
   std::optional<std::string> trainingStep;
   /// Prints no result summary.
