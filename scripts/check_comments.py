@@ -104,8 +104,15 @@ READERS = {'.cpp': cxx_comments, '.h': cxx_comments, '.td': td_text,
 
 
 def main():
-    root = sys.argv[1]
-    dirs = sys.argv[2:] or ['lib', 'include', 'python', 'tools']
+    args = sys.argv[1:]
+    if args and args[0] in ('-h', '--help'):
+        print('usage: check_comments.py [ROOT [DIR...]]\n'
+              'Lists dates, commit hashes and timings in the comments of '
+              'ROOT/DIR (default: the checkout; lib include python tools).')
+        return 0
+    root = args[0] if args else os.path.dirname(
+        os.path.dirname(os.path.abspath(__file__)))
+    dirs = args[1:] or ['lib', 'include', 'python', 'tools']
     findings = files = 0
     for d in dirs:
         for base, subdirs, names in os.walk(os.path.join(root, d)):
