@@ -66,9 +66,13 @@ struct Operand {
 
 class TensorBuilder {
 public:
+  /// The elementwise functions of one tensor. Exp2 and the ones after it
+  /// are formulas of the others (unaryComposite), written so that their
+  /// values and gradients match torch's at zeros, ties and infinities.
   enum class Unary { Neg, Abs, Exp, Log, Sin, Cos, Tanh, Sqrt, Rsqrt, Erf,
                      Sigmoid, Relu, Silu, Square, Reciprocal, Log1p, Expm1,
-                     Floor, Ceil, Round, Sign };
+                     Floor, Ceil, Round, Sign, Exp2, Log2, Log10, Sinh, Cosh,
+                     Tan, Trunc, Frac };
   enum class Binary { Add, Sub, Mul, Div, Pow, Max, Min };
 
   /// `seed` returns the rank-0 i64 seed of the random ops, materialized where
@@ -167,6 +171,26 @@ public:
                                           int64_t dim);
   /// tril (lower) / triu of the last two dims, diagonal offset `k`.
   Value triangle(Value x, int64_t k, bool lower);
+  /// reflection_pad (reflect) and replication_pad: `pad` holds (before,
+  /// after) pairs from the last dim backwards.
+  Value padIndexed(Value x, ArrayRef<int64_t> pad, bool reflect);
+  /// torch.Tensor.repeat.
+  Value repeat(Value x, ArrayRef<int64_t> repeats);
+  /// torch.diagonal: the diagonal of dims `dim1` and `dim2`, last.
+  Value diagonal(Value x, int64_t offset, int64_t dim1, int64_t dim2);
+  /// torch.slice_scatter: x with x[start:end:step] along `dim` set to src.
+  Value sliceScatter(Value x, Value src, int64_t dim,
+                     std::optional<int64_t> start, std::optional<int64_t> end,
+                     int64_t step);
+  /// x[indices] (aten.index.Tensor): a null entry is `:`; integer index
+  /// tensors broadcast together. Boolean masks are refused: their result's
+  /// size depends on the data.
+  Value index(Value x, ArrayRef<Value> indices);
+  /// aten.index_put: x with x[indices] set to (or, with `accumulate`,
+  /// increased by) `values`. A position written twice without `accumulate`
+  /// gets the mean of its values (torch leaves it undefined).
+  Value indexPut(Value x, ArrayRef<Value> indices, Value values,
+                 bool accumulate);
 
   // Reductions ----------------------------------------------------------------
   /// Empty `dims` reduces everything.
@@ -175,6 +199,27 @@ public:
   Value mean(Value x, ArrayRef<int64_t> dims, bool keepdim,
              std::optional<Type> dtype = std::nullopt);
   Value amax(Value x, ArrayRef<int64_t> dims, bool keepdim);
+  Value amin(Value x, ArrayRef<int64_t> dims, bool keepdim);
+  /// The mean of the squared deviations over N - correction (torch.var).
+  Value variance(Value x, ArrayRef<int64_t> dims, double correction,
+                 bool keepdim);
+  /// torch.std: sqrt of the variance, with no gradient where it is 0.
+  Value standardDeviation(Value x, ArrayRef<int64_t> dims, double correction,
+                          bool keepdim);
+  Value logsumexp(Value x, ArrayRef<int64_t> dims, bool keepdim);
+  /// torch.cumsum: integers and bools accumulate in int64.
+  Value cumsum(Value x, int64_t dim, std::optional<Type> dtype = std::nullopt);
+  /// torch.prod over `dims` (all when empty).
+  Value prod(Value x, ArrayRef<int64_t> dims, bool keepdim,
+             std::optional<Type> dtype = std::nullopt);
+  /// max.dim / min.dim: the extreme value and the first index holding it
+  /// (NaN counts as extreme); over the flattened tensor without `dim`
+  /// (argmax/argmin). Null values after an error.
+  std::pair<Value, Value> extremum(Value x, std::optional<int64_t> dim,
+                                   bool keepdim, bool isMax);
+  /// torch.sort (stable; NaN last, first when descending): the values and
+  /// their indices. Compares all pairs along `dim`.
+  std::pair<Value, Value> sort(Value x, int64_t dim, bool descending);
   Value softmax(Value x, int64_t dim, bool log);
 
   // Linear algebra --------------------------------------------------------------
@@ -271,6 +316,19 @@ private:
   /// values after an error.
   std::pair<Value, Value> broadcastOperands(const Operand &x, const Operand &y,
                                             Type element);
+  /// The Unary kinds from Exp2 on, as formulas of primitives.
+  Value unaryComposite(Unary kind, Value x);
+  /// How index and indexPut address x: the indexed dims (in order) moved
+  /// first and flattened into `rows` rows, one linear row index per
+  /// position of the broadcast index shape, and the kept dims after.
+  struct IndexPlan {
+    SmallVector<int64_t> dims, perm, indexShape, rest;
+    Value linear;
+    int64_t rows = 1;
+    int64_t before = 0;
+    bool adjacent = false;
+  };
+  FailureOr<IndexPlan> planIndex(Value x, ArrayRef<Value> indices);
   Value sumOrMax(Value x, ArrayRef<int64_t> dims, bool keepdim, bool isMax);
   std::optional<SmallVector<int64_t>> normalizeDims(ArrayRef<int64_t> dims,
                                                     int64_t rank);

@@ -127,7 +127,7 @@ Value TensorBuilder::convolution(Value x, Value w, Value bias,
 namespace {
 
 /// PyTorch's source positions for one dim of an upsampling
-/// (aten/src/ATen/native/UpSample.h), in its float arithmetic: per output
+/// (aten/src/ATen/native/UpSample.h), in its arithmetic: per output
 /// position, the two source indices and their weights (nearest: one index,
 /// weight 1).
 struct UpsampleTaps {
@@ -135,43 +135,52 @@ struct UpsampleTaps {
   SmallVector<double> loWeight, hiWeight;
 };
 
-/// compute_scales_value<float>: 1 / scale when given, else in / out.
-float scalesValue(double scale, int64_t in, int64_t out) {
-  return scale > 0 ? float(1.0 / scale) : float(in) / float(out);
+/// compute_scales_value<T>: 1 / scale when given, else in / out.
+template <typename T>
+T scalesValue(double scale, int64_t in, int64_t out) {
+  return scale > 0 ? T(1.0 / scale) : T(in) / T(out);
+}
+
+/// area_pixel_compute_scale and compute_indices_weights_linear in T, the
+/// kernel's opmath type: float for f32 and below, double for f64.
+template <typename T>
+UpsampleTaps linearTaps(int64_t in, int64_t out, double scale,
+                        bool alignCorners) {
+  UpsampleTaps taps;
+  T s = alignCorners ? (out > 1 ? T(in - 1) / T(out - 1) : T(0))
+                     : scalesValue<T>(scale, in, out);
+  for (int64_t i = 0; i < out; ++i) {
+    T real = alignCorners ? s * T(i)
+                          : std::max(s * (T(i) + T(0.5)) - T(0.5), T(0));
+    int64_t lo = std::min(int64_t(real), in - 1);
+    int64_t hi = lo + (lo < in - 1 ? 1 : 0);
+    T lambda = std::min(std::max(real - T(lo), T(0)), T(1));
+    taps.lo.push_back(lo);
+    taps.hi.push_back(hi);
+    taps.loWeight.push_back(T(1) - lambda);
+    taps.hiWeight.push_back(lambda);
+  }
+  return taps;
 }
 
 UpsampleTaps upsampleTaps(int64_t in, int64_t out, double scale,
-                          bool linear, bool alignCorners) {
+                          bool linear, bool alignCorners, bool inDouble) {
+  if (linear)
+    return inDouble ? linearTaps<double>(in, out, scale, alignCorners)
+                    : linearTaps<float>(in, out, scale, alignCorners);
+  // nearest_idx, in float whatever the dtype: the same size and exact
+  // doubling are special-cased.
   UpsampleTaps taps;
-  if (!linear) {
-    // nearest_idx: the same size and exact doubling are special-cased.
-    float s = scalesValue(scale, in, out);
-    for (int64_t i = 0; i < out; ++i) {
-      int64_t scaled = int64_t(std::floor(float(i) * s));
-      int64_t src = in == out       ? i
-                    : out == 2 * in ? i >> 1
-                                    : std::min(scaled, in - 1);
-      taps.lo.push_back(src);
-      taps.hi.push_back(src);
-      taps.loWeight.push_back(1.0);
-      taps.hiWeight.push_back(0.0);
-    }
-    return taps;
-  }
-  // area_pixel_compute_scale and compute_indices_weights_linear.
-  float s = alignCorners ? (out > 1 ? float(in - 1) / float(out - 1) : 0.0f)
-                         : scalesValue(scale, in, out);
+  float s = scalesValue<float>(scale, in, out);
   for (int64_t i = 0; i < out; ++i) {
-    float real = alignCorners
-                     ? s * float(i)
-                     : std::max(s * (float(i) + 0.5f) - 0.5f, 0.0f);
-    int64_t lo = std::min(int64_t(real), in - 1);
-    int64_t hi = lo + (lo < in - 1 ? 1 : 0);
-    float lambda = std::min(std::max(real - float(lo), 0.0f), 1.0f);
-    taps.lo.push_back(lo);
-    taps.hi.push_back(hi);
-    taps.loWeight.push_back(1.0f - lambda);
-    taps.hiWeight.push_back(lambda);
+    int64_t scaled = int64_t(std::floor(float(i) * s));
+    int64_t src = in == out       ? i
+                  : out == 2 * in ? i >> 1
+                                  : std::min(scaled, in - 1);
+    taps.lo.push_back(src);
+    taps.hi.push_back(src);
+    taps.loWeight.push_back(1.0);
+    taps.hiWeight.push_back(0.0);
   }
   return taps;
 }
@@ -203,10 +212,9 @@ Value TensorBuilder::upsample(Value x, ArrayRef<int64_t> outputSize,
     // stays, whatever the scale factor.
     if (in == out)
       continue;
-    UpsampleTaps taps = upsampleTaps(in, out, d < int64_t(scales.size())
-                                                  ? scales[d]
-                                                  : 0.0,
-                                     linear, alignCorners);
+    UpsampleTaps taps = upsampleTaps(
+        in, out, d < int64_t(scales.size()) ? scales[d] : 0.0, linear,
+        alignCorners, element.isF64());
     SmallVector<int64_t> along(rank, 1);
     along[dim] = out;
     // Each source repeated `out / in` times in order (nearest at an

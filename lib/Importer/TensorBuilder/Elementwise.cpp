@@ -30,6 +30,8 @@ Value TensorBuilder::convert(Value x, Type element) {
 
 Value TensorBuilder::unary(Unary kind, Value x) {
   Type elt = typeOf(x).getElementType();
+  if (kind >= Unary::Exp2)
+    return unaryComposite(kind, x);
   switch (kind) {
   case Unary::Neg:
     if (elt.isInteger(1))
@@ -101,6 +103,67 @@ Value TensorBuilder::unary(Unary kind, Value x) {
     return MulOp::create(b, loc, x, LogisticOp::create(b, loc, x));
   case Unary::Reciprocal:
     return binary(Binary::Div, Scalar::ofFloat(1.0), x);
+  default:
+    return error("unhandled unary op");
+  }
+}
+
+Value TensorBuilder::unaryComposite(Unary kind, Value x) {
+  using B = Binary;
+  using D = ComparisonDirection;
+  auto real = [](double v) { return Scalar::ofFloat(v); };
+  Type elt = typeOf(x).getElementType();
+  // An integer is its own trunc, as in torch.
+  if (kind == Unary::Trunc && !isa<FloatType>(elt))
+    return x;
+  x = convert(x, floatTypeFor(elt));
+  // sinh: (expm1(x) - expm1(-x)) / 2 where |x| < 1 (no cancellation for
+  // tiny x), else sign(x) (exp(|x| - ln 2) - exp(-|x| - ln 2)) (finite up
+  // to torch's own overflow, not exp's). Each branch reads x only where it
+  // is taken, so the other's exp cannot overflow into a NaN gradient.
+  auto preciseSinh = [&](Value v) {
+    Value size = unary(Unary::Abs, v);
+    Value small = compare(D::LT, size, real(1.0));
+    Value near = where(small, v, real(0.0));
+    Value up = unary(Unary::Expm1, near);
+    Value down = unary(Unary::Expm1, unary(Unary::Neg, near));
+    Value smallValue = binary(B::Mul, binary(B::Sub, up, down), real(0.5));
+    Value far = where(small, real(1.0), size);
+    Value big = unary(Unary::Exp, binary(B::Sub, far, real(std::log(2.0))));
+    Value tiny = unary(Unary::Exp, binary(B::Sub, unary(Unary::Neg, far),
+                                          real(std::log(2.0))));
+    Value largeValue = binary(B::Mul, unary(Unary::Sign, v),
+                              binary(B::Sub, big, tiny));
+    return where(small, smallValue, largeValue);
+  };
+  switch (kind) {
+  case Unary::Exp2:
+    return unary(Unary::Exp, binary(B::Mul, x, real(std::log(2.0))));
+  case Unary::Log2:
+  case Unary::Log10: {
+    double ln = std::log(kind == Unary::Log10 ? 10.0 : 2.0);
+    return binary(B::Div, unary(Unary::Log, x), real(ln));
+  }
+  case Unary::Sinh:
+    return preciseSinh(x);
+  case Unary::Cosh: {
+    // cosh(x) = 1 + 2 sinh(x / 2)^2: value and gradient from the precise
+    // sinh.
+    Value half = preciseSinh(binary(B::Mul, x, real(0.5)));
+    Value twice = binary(B::Mul, binary(B::Mul, half, half), real(2.0));
+    return binary(B::Add, twice, real(1.0));
+  }
+  case Unary::Tan:
+    return binary(B::Div, unary(Unary::Sin, x), unary(Unary::Cos, x));
+  case Unary::Trunc:
+  case Unary::Frac: {
+    // Toward zero: ceil below zero, floor above (no gradient, as torch;
+    // frac's is 1).
+    Value negative = compare(D::LT, x, Scalar::ofInt(0));
+    Value whole = where(negative, unary(Unary::Ceil, x),
+                        unary(Unary::Floor, x));
+    return kind == Unary::Trunc ? whole : binary(B::Sub, x, whole);
+  }
   default:
     return error("unhandled unary op");
   }

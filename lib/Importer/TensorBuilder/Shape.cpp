@@ -454,3 +454,327 @@ Value TensorBuilder::stack(ArrayRef<Value> xs, int64_t dim) {
   }
   return concat(parts, dim);
 }
+
+//===----------------------------------------------------------------------===//
+// Pads, repeats, diagonals and scatters into slices
+//===----------------------------------------------------------------------===//
+
+Value TensorBuilder::padIndexed(Value x, ArrayRef<int64_t> pad,
+                                bool reflect) {
+  int64_t rank = typeOf(x).getRank();
+  if (pad.size() % 2 != 0 || int64_t(pad.size()) > 2 * rank)
+    return error("pad has " + Twine(pad.size()) + " entries for a rank-" +
+                 Twine(rank) + " tensor");
+  // Per padded dim, one index_select of constant source positions: the
+  // gradient of each input element is then the sum over the positions that
+  // read it, as torch's reflection/replication backward.
+  for (size_t i = 0; i < pad.size(); i += 2) {
+    int64_t dim = rank - 1 - int64_t(i / 2);
+    int64_t before = pad[i], after = pad[i + 1];
+    int64_t size = typeOf(x).getDimSize(dim);
+    if (reflect && (before >= size || after >= size))
+      return error("reflection pad of (" + Twine(before) + ", " +
+                   Twine(after) + ") must be less than dim " + Twine(dim) +
+                   "'s size " + Twine(size));
+    if (size == 0 || size + before + after < 0)
+      return error("pad of (" + Twine(before) + ", " + Twine(after) +
+                   ") does not fit dim " + Twine(dim) + " of size " +
+                   Twine(size));
+    SmallVector<int64_t> source;
+    for (int64_t j = -before; j < size + after; ++j) {
+      int64_t k = j;
+      if (reflect) {
+        // Mirror without repeating the edge; the bound checks above keep
+        // one reflection enough.
+        if (k < 0)
+          k = -k;
+        if (k >= size)
+          k = 2 * (size - 1) - k;
+      } else {
+        k = std::clamp<int64_t>(k, 0, size - 1);
+      }
+      source.push_back(k);
+    }
+    x = indexSelect(x, dim, indexConstant(source));
+    if (!x)
+      return x;
+  }
+  return x;
+}
+
+Value TensorBuilder::repeat(Value x, ArrayRef<int64_t> repeats) {
+  RankedTensorType type = typeOf(x);
+  int64_t rank = repeats.size();
+  if (rank < type.getRank())
+    return error("repeat: " + Twine(rank) +
+                 " repeats for a tensor of rank " + Twine(type.getRank()));
+  // [s0, s1, ..] -> [1, s0, 1, s1, ..] -> expand to [r0, s0, r1, s1, ..]
+  // -> [r0 s0, r1 s1, ..]; the gradient sums the copies.
+  SmallVector<int64_t> shape(rank - type.getRank(), 1);
+  llvm::append_range(shape, type.getShape());
+  SmallVector<int64_t> spread, expanded, result;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (repeats[d] < 0)
+      return error("repeat: negative repeat " + Twine(repeats[d]));
+    spread.append({1, shape[d]});
+    expanded.append({repeats[d], shape[d]});
+    result.push_back(repeats[d] * shape[d]);
+  }
+  Value v = reshape(x, spread);
+  v = v ? broadcastTo(v, expanded) : v;
+  return v ? reshape(v, result) : v;
+}
+
+Value TensorBuilder::diagonal(Value x, int64_t offset, int64_t dim1,
+                              int64_t dim2) {
+  RankedTensorType type = typeOf(x);
+  int64_t rank = type.getRank();
+  int64_t d1 = normalizeDim(dim1, rank), d2 = normalizeDim(dim2, rank);
+  if (d1 < 0 || d2 < 0)
+    return Value();
+  if (d1 == d2)
+    return error("diagonal: dim1 and dim2 are both " + Twine(d1));
+  // The two dims last, then flattened: element (i, i + offset) is at
+  // i (m + 1) + offset of the flat dim, a strided slice.
+  SmallVector<int64_t> perm;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != d1 && d != d2)
+      perm.push_back(d);
+  perm.append({d1, d2});
+  Value v = permute(x, perm);
+  if (!v)
+    return v;
+  int64_t n = type.getDimSize(d1), m = type.getDimSize(d2);
+  int64_t count = offset >= 0 ? std::min(n, m - offset)
+                              : std::min(n + offset, m);
+  count = std::max<int64_t>(count, 0);
+  SmallVector<int64_t> flatShape(typeOf(v).getShape().drop_back(2));
+  flatShape.push_back(n * m);
+  v = reshape(v, flatShape);
+  int64_t start = offset >= 0 ? offset : -offset * m;
+  if (count == 0) {
+    SmallVector<int64_t> empty(flatShape);
+    empty.back() = 0;
+    return full(empty, type.getElementType(), Scalar::ofInt(0));
+  }
+  return slice(v, rank - 2, start, start + (count - 1) * (m + 1) + 1, m + 1);
+}
+
+Value TensorBuilder::sliceScatter(Value x, Value src, int64_t dim,
+                                  std::optional<int64_t> start,
+                                  std::optional<int64_t> end, int64_t step) {
+  RankedTensorType type = typeOf(x);
+  int64_t d = normalizeDim(dim, type.getRank());
+  if (d < 0)
+    return Value();
+  if (step < 1)
+    return error("slice_scatter: step must be positive, got " + Twine(step));
+  int64_t size = type.getDimSize(d);
+  auto clampIndex = [&](std::optional<int64_t> v, int64_t byDefault) {
+    int64_t i = v.value_or(byDefault);
+    if (i < 0)
+      i += size;
+    return std::clamp<int64_t>(i, 0, size);
+  };
+  int64_t lo = clampIndex(start, 0), hi = std::max(clampIndex(end, size), lo);
+  int64_t count = (hi - lo + step - 1) / step;
+  SmallVector<int64_t> expected(type.getShape());
+  expected[d] = count;
+  if (typeOf(src).getShape() != ArrayRef<int64_t>(expected))
+    return error("slice_scatter: src of shape " +
+                 shapeString(typeOf(src).getShape()) +
+                 " for a slice of shape " + shapeString(expected));
+  if (count == 0)
+    return x;
+  // Position j takes src[(j - lo) / step] where it is on the slice: an
+  // index_select of src by constant positions and a select by a constant
+  // mask, so each side's gradient is the part it gave.
+  SmallVector<int64_t> source;
+  SmallVector<bool> taken;
+  for (int64_t j = 0; j < size; ++j) {
+    bool on = j >= lo && j < hi && (j - lo) % step == 0;
+    taken.push_back(on);
+    source.push_back(on ? (j - lo) / step : 0);
+  }
+  Value spread = indexSelect(convert(src, type.getElementType()), d,
+                             indexConstant(source));
+  SmallVector<int64_t> along(type.getRank(), 1);
+  along[d] = size;
+  auto maskType = RankedTensorType::get({size}, b.getI1Type());
+  Value mask = ConstantOp::create(
+      b, loc, DenseElementsAttr::get(maskType, ArrayRef<bool>(taken)));
+  return spread ? where(reshape(mask, along), spread, x) : spread;
+}
+
+//===----------------------------------------------------------------------===//
+// Advanced indexing
+//===----------------------------------------------------------------------===//
+
+FailureOr<TensorBuilder::IndexPlan>
+TensorBuilder::planIndex(Value x, ArrayRef<Value> indices) {
+  RankedTensorType type = typeOf(x);
+  IndexPlan plan;
+  if (int64_t(indices.size()) > type.getRank()) {
+    error("index: " + Twine(indices.size()) + " indices for a tensor of rank " +
+          Twine(type.getRank()));
+    return failure();
+  }
+  SmallVector<Value> used;
+  for (auto [d, index] : llvm::enumerate(indices)) {
+    if (!index)
+      continue;
+    if (typeOf(index).getElementType().isInteger(1)) {
+      error("index: a boolean mask selects a number of elements known only "
+            "from the data, which a compiled step cannot have; use "
+            "torch.where or a multiplication by the mask");
+      return failure();
+    }
+    if (!isIndexTensor(index)) {
+      error("index: expected integer or boolean indices, got " +
+            describeElements(index));
+      return failure();
+    }
+    plan.dims.push_back(d);
+    used.push_back(index);
+  }
+  if (plan.dims.empty()) {
+    error("index: no index tensor");
+    return failure();
+  }
+  SmallVector<int64_t> shape(typeOf(used.front()).getShape());
+  for (Value index : used) {
+    auto s = broadcastShapes(shape, typeOf(index).getShape());
+    if (!s) {
+      error("index: index tensors of shapes " + shapeString(shape) + " and " +
+            shapeString(typeOf(index).getShape()) + " do not broadcast");
+      return failure();
+    }
+    shape = *s;
+  }
+  plan.indexShape = shape;
+  // Indexed dims next to each other keep the index's dims in their place;
+  // apart, the index's dims come first (numpy's rule, as torch).
+  plan.adjacent = plan.dims.back() - plan.dims.front() + 1 ==
+                  int64_t(plan.dims.size());
+  // The indexed dims first, flattened into one: the row-major linear index
+  // of each indexed position, negative indices wrapped, reads one row.
+  for (int64_t d : plan.dims)
+    plan.perm.push_back(d);
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (!llvm::is_contained(plan.dims, d))
+      plan.perm.push_back(d);
+  Value linear;
+  for (auto [k, d] : llvm::enumerate(plan.dims)) {
+    int64_t size = type.getDimSize(d);
+    Value index = broadcastTo(convert(used[k], b.getI64Type()), shape);
+    Value negative = compare(ComparisonDirection::LT, index, Scalar::ofInt(0));
+    Value wrapped = binary(Binary::Add, index, Scalar::ofInt(size));
+    index = where(negative, wrapped, index);
+    linear = linear ? binary(Binary::Add,
+                             binary(Binary::Mul, linear, Scalar::ofInt(size)),
+                             index)
+                    : index;
+    plan.rows *= size;
+    if (!linear)
+      return failure();
+  }
+  plan.linear = reshape(linear, {numElements(shape)});
+  for (int64_t d : ArrayRef<int64_t>(plan.perm).drop_front(plan.dims.size()))
+    plan.rest.push_back(type.getDimSize(d));
+  plan.before = plan.adjacent ? plan.dims.front() : 0;
+  return plan;
+}
+
+/// The permutation that takes [index dims..., kept dims...] to the result's
+/// order: the index's dims where the first indexed dim was, when adjacent.
+static SmallVector<int64_t> resultOrder(int64_t indexRank, int64_t kept,
+                                        int64_t before) {
+  SmallVector<int64_t> perm;
+  for (int64_t k = 0; k < before; ++k)
+    perm.push_back(indexRank + k);
+  for (int64_t k = 0; k < indexRank; ++k)
+    perm.push_back(k);
+  for (int64_t k = before; k < kept; ++k)
+    perm.push_back(indexRank + k);
+  return perm;
+}
+
+Value TensorBuilder::index(Value x, ArrayRef<Value> indices) {
+  FailureOr<IndexPlan> plan = planIndex(x, indices);
+  if (failed(plan))
+    return Value();
+  SmallVector<int64_t> rows{plan->rows};
+  llvm::append_range(rows, plan->rest);
+  Value flat = reshape(permute(x, plan->perm), rows);
+  // One row per indexed position; the gradient scatters back (gather's).
+  Value picked = indexSelect(flat, 0, plan->linear);
+  if (!picked)
+    return picked;
+  SmallVector<int64_t> shape(plan->indexShape);
+  llvm::append_range(shape, plan->rest);
+  Value v = reshape(picked, shape);
+  return permute(v, resultOrder(plan->indexShape.size(), plan->rest.size(),
+                                plan->before));
+}
+
+Value TensorBuilder::indexPut(Value x, ArrayRef<Value> indices, Value values,
+                              bool accumulate) {
+  RankedTensorType type = typeOf(x);
+  if (!isa<FloatType>(type.getElementType()))
+    return error("index_put: only floating point tensors are supported, "
+                 "got " + describeElements(x));
+  FailureOr<IndexPlan> plan = planIndex(x, indices);
+  if (failed(plan))
+    return Value();
+  int64_t indexRank = plan->indexShape.size();
+  // The values in x[indices]'s shape, then in the flat [positions, kept...]
+  // order the rows are written in.
+  SmallVector<int64_t> picked(plan->indexShape);
+  llvm::append_range(picked, plan->rest);
+  SmallVector<int64_t> order =
+      resultOrder(indexRank, plan->rest.size(), plan->before);
+  SmallVector<int64_t> resultShape;
+  for (int64_t k : order)
+    resultShape.push_back(picked[k]);
+  Value v = broadcastTo(convert(values, type.getElementType()), resultShape);
+  if (!v)
+    return v;
+  SmallVector<int64_t> inverse(order.size());
+  for (auto [k, o] : llvm::enumerate(order))
+    inverse[o] = k;
+  v = permute(v, inverse);
+  SmallVector<int64_t> flatShape{numElements(plan->indexShape)};
+  llvm::append_range(flatShape, plan->rest);
+  v = reshape(v, flatShape);
+  SmallVector<int64_t> rows{plan->rows};
+  llvm::append_range(rows, plan->rest);
+  Value flat = reshape(permute(x, plan->perm), rows);
+  SmallVector<int64_t> along(flatShape.size(), 1);
+  along[0] = flatShape[0];
+  Value index = broadcastTo(reshape(plan->linear, along), flatShape);
+  Value zeros = full(rows, type.getElementType(), Scalar::ofInt(0));
+  Value written = scatterAdd(zeros, 0, index, v);
+  Value out;
+  if (accumulate) {
+    out = binary(Binary::Add, flat, written);
+  } else {
+    // Rows written more than once get the mean of their values: torch
+    // leaves which one wins undefined. Rows written once get theirs, and
+    // the rest keep x's (and its gradient).
+    Value ones = full(flatShape, type.getElementType(), Scalar::ofInt(1));
+    Value count = scatterAdd(zeros, 0, index, ones);
+    Value hit = compare(ComparisonDirection::GT, count, Scalar::ofInt(0));
+    Value safe = where(hit, count, Scalar::ofInt(1));
+    out = where(hit, binary(Binary::Div, written, safe), flat);
+  }
+  if (!out)
+    return out;
+  SmallVector<int64_t> permuted;
+  for (int64_t d : plan->perm)
+    permuted.push_back(type.getDimSize(d));
+  out = reshape(out, permuted);
+  SmallVector<int64_t> back(plan->perm.size());
+  for (auto [k, d] : llvm::enumerate(plan->perm))
+    back[d] = k;
+  return permute(out, back);
+}

@@ -50,71 +50,17 @@ void Importer::atenComposite(jit::Node *node, StringRef name) {
   using B = TensorBuilder::Binary;
   using U = TensorBuilder::Unary;
   using D = ComparisonDirection;
-  // sinh: (expm1(x) - expm1(-x)) / 2 where |x| < 1 (no cancellation for
-  // tiny x), else sign(x) (exp(|x| - ln 2) - exp(-|x| - ln 2)) (finite up
-  // to torch's own overflow, not exp's). Each branch reads x only where it
-  // is taken, so the other's exp cannot overflow into a NaN gradient.
-  auto preciseSinh = [&](Value x) {
-    Value size = tb.unary(U::Abs, x);
-    Value small = tb.compare(D::LT, size, real(1.0));
-    Value near = tb.where(small, x, real(0.0));
-    Value up = tb.unary(U::Expm1, near);
-    Value down = tb.unary(U::Expm1, tb.unary(U::Neg, near));
-    Value diff = tb.binary(B::Sub, up, down);
-    Value smallValue = tb.binary(B::Mul, diff, real(0.5));
-    Value far = tb.where(small, real(1.0), size);
-    Value big = tb.unary(U::Exp, tb.binary(B::Sub, far, real(std::log(2.0))));
-    Value tiny = tb.unary(
-        U::Exp, tb.binary(B::Sub, tb.unary(U::Neg, far), real(std::log(2.0))));
-    Value sign = tb.unary(U::Sign, x);
-    Value largeValue = tb.binary(B::Mul, sign, tb.binary(B::Sub, big, tiny));
-    return tb.where(small, smallValue, largeValue);
-  };
   auto floatSelf = [&] {
     Value x = self(node);
     return tb.convert(x, tb.floatTypeFor(
                              TensorBuilder::typeOf(x).getElementType()));
   };
-  if (name == "exp2" || name == "log2" || name == "log10") {
-    Value x = floatSelf();
-    double ln = name == "log10" ? std::log(10.0) : std::log(2.0);
-    if (name == "exp2")
-      return setResult(node, tb.unary(U::Exp, tb.binary(B::Mul, x, real(ln))));
-    return setResult(node, tb.binary(B::Div, tb.unary(U::Log, x), real(ln)));
-  }
-  if (name == "sinh" || name == "cosh") {
-    // cosh(x) = 1 + 2 sinh(x / 2)^2, so both values and both gradients
-    // come from the precise sinh below.
-    Value x = floatSelf();
-    if (name == "cosh") {
-      Value half = preciseSinh(tb.binary(B::Mul, x, real(0.5)));
-      Value square = tb.binary(B::Mul, half, half);
-      Value twice = tb.binary(B::Mul, square, real(2.0));
-      return setResult(node, tb.binary(B::Add, twice, real(1.0)));
-    }
-    return setResult(node, preciseSinh(x));
-  }
-  if (name == "tan") {
-    Value x = floatSelf();
-    Value sin = tb.unary(U::Sin, x);
-    Value cos = tb.unary(U::Cos, x);
-    return setResult(node, tb.binary(B::Div, sin, cos));
-  }
-  if (name == "trunc" || name == "fix" || name == "frac") {
-    // Toward zero: ceil below zero, floor above (no gradient, as torch;
-    // frac's is 1). An integer is its own trunc.
-    Type element = TensorBuilder::typeOf(self(node)).getElementType();
-    if (name != "frac" && !isa<FloatType>(element))
-      return setResult(node, self(node));
-    Value x = floatSelf();
-    Value negative = tb.compare(D::LT, x, Scalar::ofInt(0));
-    Value up = tb.unary(U::Ceil, x);
-    Value down = tb.unary(U::Floor, x);
-    Value whole = tb.where(negative, up, down);
-    if (name != "frac")
-      return setResult(node, whole);
-    return setResult(node, tb.binary(B::Sub, x, whole));
-  }
+  static const llvm::StringMap<U> formulas = {
+      {"exp2", U::Exp2},   {"log2", U::Log2}, {"log10", U::Log10},
+      {"sinh", U::Sinh},   {"cosh", U::Cosh}, {"tan", U::Tan},
+      {"trunc", U::Trunc}, {"fix", U::Trunc}, {"frac", U::Frac}};
+  if (auto it = formulas.find(name); it != formulas.end())
+    return setResult(node, tb.unary(it->second, self(node)));
   if (name == "log_sigmoid") {
     // min(x, 0) - log1p(exp(-|x|)): no overflow on either side.
     Value x = floatSelf();
