@@ -16,7 +16,7 @@ Each fixture is `torch.export.export(module, inputs)`, then
                     marked call: running statistics as buffer mutations
     dynamic.pt2     a symbolic batch dim (dynamic_shapes, 2..64)
     constant.pt2    a tensor attribute, lifted as a tensor constant
-    unsupported.pt2 cumsum, a Core ATen op without a handler
+    unsupported.pt2 cdist, a Core ATen op without a handler
     ops.pt2         convolution, elementwise and shape ops beyond the models'
     reentered.pt2   a marked call whose nodes another node splits
     nested_grad.pt2 nested.pt2 exported with grad enabled (see below)
@@ -211,20 +211,21 @@ class Reentered(nn.Module):
         return (b + c).sum()
 
 
-class Cumsum(nn.Module):
+class Distances(nn.Module):
     def forward(self, x):
-        return torch.cumsum(x, dim=1)
+        return torch.cdist(x, x)
 
 
 class Unsupported(nn.Module):
-    """cumsum, inside a submodule (the error names its path)."""
+    """cdist (Core ATen's _cdist_forward), inside a submodule (the error
+    names its path)."""
 
     def __init__(self):
         super().__init__()
-        self.scan = Cumsum()
+        self.dist = Distances()
 
     def forward(self, x):
-        return self.scan(x).sum()
+        return self.dist(x).sum()
 
 
 def _own(make, *inputs, dynamic=None):

@@ -260,20 +260,21 @@ def checks(cache):
           first == again and first != other, f"{first} {other}")
 
     # Errors.
-    class Cumsum(nn.Module):
+    class Distances(nn.Module):
         def __init__(self):
             super().__init__()
             self.fc = nn.Linear(4, 4)
 
         def forward(self, x):
-            return torch.cumsum(self.fc(x), dim=1).mean()
+            return torch.cdist(self.fc(x), x).mean()
     try:
-        trace_mlir.compile(Cumsum(), (torch.randn(2, 4),), cache_dir=cache)
+        trace_mlir.compile(Distances(), (torch.randn(2, 4),), cache_dir=cache)
         check("an unsupported op raises TraceMLIRError", False)
     except trace_mlir.TraceMLIRError as e:
         text = str(e)
         check("an unsupported op raises TraceMLIRError",
-              "torch.ops.aten.cumsum.default" in text and "train.py" in text,
+              "torch.ops.aten._cdist_forward.default" in text and
+              "train.py" in text,
               text.splitlines()[0])
     try:
         compiled(batch[0].double(), batch[1])

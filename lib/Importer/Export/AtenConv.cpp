@@ -120,6 +120,49 @@ void Importer::atenAdaptiveAvgPool(const ex::Node &node, StringRef op) {
                    tb.adaptiveAvgPool(self(node), intsArg(node, "output_size")));
 }
 
+/// upsample_nearest{1,2,3}d.vec, upsample_linear1d.vec,
+/// upsample_bilinear2d.vec, upsample_trilinear3d.vec: output_size, or
+/// scale_factors (the size is then the input's times the factor,
+/// truncated, as compute_output_size).
+void Importer::atenUpsample(const ex::Node &node, StringRef op) {
+  bool linear = !op.starts_with("upsample_nearest");
+  int64_t spatial = op.ends_with("1d") ? 1 : op.ends_with("2d") ? 2 : 3;
+  Value x = tensorArg(node, "input");
+  ArrayRef<int64_t> shape = TensorBuilder::typeOf(x).getShape();
+  if (int64_t(shape.size()) != spatial + 2)
+    fail(node.get_target() + ": expected an input of rank " +
+         Twine(spatial + 2) + ", got " + Twine(shape.size()));
+  SmallVector<double> scales(spatial, 0.0);
+  const ex::Argument *factors = findArg(node, "scale_factors");
+  if (factors && factors->tag() == ex::Argument::Tag::AS_FLOATS) {
+    const auto &given = factors->get_as_floats();
+    if (int64_t(given.size()) != spatial)
+      fail(node.get_target() + ": expected " + Twine(spatial) +
+           " scale factors, got " + Twine(given.size()));
+    for (auto [d, factor] : llvm::enumerate(given))
+      scales[d] = factor.get();
+  } else if (factors && factors->tag() != ex::Argument::Tag::AS_NONE) {
+    badArg(node, "scale_factors", *factors, "a list of floats or None");
+  }
+  SmallVector<int64_t> size = intsArg(node, "output_size",
+                                      SmallVector<int64_t>{});
+  if (size.empty()) {
+    if (llvm::all_of(scales, [](double v) { return v <= 0; }))
+      fail(node.get_target() + ": needs output_size or scale_factors");
+    for (int64_t d = 0; d < spatial; ++d)
+      size.push_back(int64_t(double(shape[2 + d]) * scales[d]));
+  } else if (int64_t(size.size()) != spatial) {
+    fail(node.get_target() + ": expected " + Twine(spatial) +
+         " output sizes, got " + Twine(size.size()));
+  }
+  bool alignCorners = linear && boolArg(node, "align_corners", false);
+  return setResult(node,
+                   tb.upsample(x, size, scales,
+                               linear ? TensorBuilder::Interpolation::Linear
+                                      : TensorBuilder::Interpolation::Nearest,
+                               alignCorners));
+}
+
 ArrayRef<Importer::Entry> Importer::convOps() {
   static const Entry entries[] = {
       {"torch.ops.aten.convolution.default", &Importer::atenConvolution},
@@ -134,6 +177,12 @@ ArrayRef<Importer::Entry> Importer::convOps() {
        &Importer::atenAdaptiveAvgPool},
       {"torch.ops.aten._adaptive_avg_pool3d.default",
        &Importer::atenAdaptiveAvgPool},
+      {"torch.ops.aten.upsample_nearest1d.vec", &Importer::atenUpsample},
+      {"torch.ops.aten.upsample_nearest2d.vec", &Importer::atenUpsample},
+      {"torch.ops.aten.upsample_nearest3d.vec", &Importer::atenUpsample},
+      {"torch.ops.aten.upsample_linear1d.vec", &Importer::atenUpsample},
+      {"torch.ops.aten.upsample_bilinear2d.vec", &Importer::atenUpsample},
+      {"torch.ops.aten.upsample_trilinear3d.vec", &Importer::atenUpsample},
   };
   return entries;
 }

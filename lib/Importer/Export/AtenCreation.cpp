@@ -56,6 +56,15 @@ void Importer::atenFull(const ex::Node &node, StringRef op) {
   return setResult(node, tb.full(shape, element, value));
 }
 
+/// empty.memory_format, empty_strided: zeros of the size and dtype (f32
+/// unless given). torch leaves the values unset; zeros make a program that
+/// reads them anyway deterministic.
+void Importer::atenEmpty(const ex::Node &node, StringRef op) {
+  SmallVector<int64_t> shape = intsArg(node, "size");
+  Type element = dtypeArg(node, "dtype").value_or(builder.getF32Type());
+  return setResult(node, tb.full(shape, element, Scalar::ofInt(0)));
+}
+
 ArrayRef<Importer::Entry> Importer::creationOps() {
   static const Entry entries[] = {
       {"torch.ops.aten.arange.default", &Importer::atenArange},
@@ -64,6 +73,8 @@ ArrayRef<Importer::Entry> Importer::creationOps() {
       {"torch.ops.aten.scalar_tensor.default", &Importer::atenScalarTensor},
       {"torch.ops.aten.full.default", &Importer::atenFull},
       {"torch.ops.aten.full_like.default", &Importer::atenFull},
+      {"torch.ops.aten.empty.memory_format", &Importer::atenEmpty},
+      {"torch.ops.aten.empty_strided.default", &Importer::atenEmpty},
   };
   return entries;
 }

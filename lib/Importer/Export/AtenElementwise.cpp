@@ -14,7 +14,8 @@ using namespace mlir::trace;
 using namespace mlir::trace::pt2;
 
 /// neg, abs, exp, log, sin, cos, tanh, sqrt, rsqrt, erf, sigmoid, relu,
-/// silu, reciprocal, log1p, expm1, floor, ceil, round, sign.
+/// silu, reciprocal, log1p, expm1, floor, ceil, round, sign, and the
+/// builder's formulas: trunc, tan, sinh, cosh, log2, log10, exp2.
 void Importer::atenUnary(const ex::Node &node, StringRef op) {
   using U = TensorBuilder::Unary;
   static const llvm::StringMap<U> unaries = {
@@ -24,7 +25,10 @@ void Importer::atenUnary(const ex::Node &node, StringRef op) {
       {"erf", U::Erf},       {"sigmoid", U::Sigmoid}, {"relu", U::Relu},
       {"silu", U::Silu},     {"reciprocal", U::Reciprocal},
       {"log1p", U::Log1p},   {"expm1", U::Expm1},     {"floor", U::Floor},
-      {"ceil", U::Ceil},     {"round", U::Round},     {"sign", U::Sign}};
+      {"ceil", U::Ceil},     {"round", U::Round},     {"sign", U::Sign},
+      {"trunc", U::Trunc},   {"tan", U::Tan},         {"sinh", U::Sinh},
+      {"cosh", U::Cosh},     {"log2", U::Log2},       {"log10", U::Log10},
+      {"exp2", U::Exp2}};
   return setResult(node, tb.unary(unaries.lookup(op), self(node)));
 }
 
@@ -60,13 +64,102 @@ void Importer::atenMul(const ex::Node &node, StringRef op) {
            : op == "maximum" ? B::Max
            : op == "minimum" ? B::Min
                              : B::Div;
-  if (op == "div")
-    if (std::optional<std::string> mode = stringArg(node, "rounding_mode"))
-      fail(node.get_target() + " with rounding_mode='" + *mode +
-           "' is not supported");
   Operand lhs = operandArg(node, "self");
   Operand rhs = operandArg(node, "other");
-  return setResult(node, tb.binary(kind, lhs, rhs));
+  std::optional<std::string> mode;
+  if (op == "div")
+    mode = stringArg(node, "rounding_mode");
+  if (!mode)
+    return setResult(node, tb.binary(kind, lhs, rhs));
+  if (*mode != "trunc" && *mode != "floor")
+    fail(node.get_target() + ": rounding_mode='" + *mode +
+         "' is none of 'trunc', 'floor'");
+  // The quotient rounded, in the operands' promoted type; integers divide
+  // in f64 (exact below 2^53) and convert back. No gradient, as torch.
+  Type element = tb.promote(lhs, rhs);
+  auto inF64 = [&](Operand &o) {
+    if (o.tensor && !isa<FloatType>(element))
+      o = Operand(tb.convert(o.tensor, builder.getF64Type()));
+  };
+  inF64(lhs);
+  inF64(rhs);
+  Value quotient = check(tb.binary(B::Div, lhs, rhs));
+  using U = TensorBuilder::Unary;
+  Value rounded = tb.unary(*mode == "trunc" ? U::Trunc : U::Floor, quotient);
+  return setResult(node, tb.convert(check(rounded), element));
+}
+
+/// fmod and remainder (.Tensor, .Scalar): fmod is a - trunc(a / b) b, the
+/// sign of a; remainder adds b where that and b differ in sign (the sign
+/// of b), as PyTorch's CPU kernel. Integers compute in f64 and convert
+/// back. The gradients are torch's: 1 for a, -trunc(a / b) (fmod) or
+/// -floor(a / b) (remainder) for b.
+void Importer::atenRemainder(const ex::Node &node, StringRef op) {
+  using B = TensorBuilder::Binary;
+  using D = ComparisonDirection;
+  Operand a = operandArg(node, "self");
+  Operand b = operandArg(node, "other");
+  Type element = tb.promote(a, b);
+  Type compute = isa<FloatType>(element) ? element : builder.getF64Type();
+  auto tensorOf = [&](const Operand &o, const Operand &other) {
+    Value like = o.tensor ? o.tensor : other.tensor;
+    return check(tb.materialize(o, TensorBuilder::typeOf(like).getShape(),
+                                compute));
+  };
+  Value x = tensorOf(a, b), y = tensorOf(b, a);
+  Value whole = tb.unary(TensorBuilder::Unary::Trunc,
+                         check(tb.binary(B::Div, x, y)));
+  Value mod = check(tb.binary(B::Sub, x, tb.binary(B::Mul, whole, y)));
+  if (op == "remainder") {
+    Value nonzero = tb.compare(D::NE, mod, Scalar::ofInt(0));
+    Value modNegative = tb.compare(D::LT, mod, Scalar::ofInt(0));
+    Value divisorNegative = tb.compare(D::LT, y, Scalar::ofInt(0));
+    Value differ = tb.compare(D::NE, modNegative, divisorNegative);
+    Value adjust = tb.where(nonzero, differ, nonzero);
+    mod = check(tb.where(adjust, tb.binary(B::Add, mod, y), mod));
+  }
+  return setResult(node, tb.convert(mod, element));
+}
+
+/// elu.default (alpha, scale, input_scale), leaky_relu.default.
+void Importer::atenActivation(const ex::Node &node, StringRef op) {
+  Value x = self(node);
+  if (op == "leaky_relu")
+    return setResult(node, tb.leakyRelu(x, scalarArg(node, "negative_slope",
+                                                     Scalar::ofFloat(0.01))));
+  return setResult(node,
+                   tb.elu(x, scalarArg(node, "alpha", Scalar::ofInt(1)),
+                          scalarArg(node, "scale", Scalar::ofInt(1)),
+                          scalarArg(node, "input_scale", Scalar::ofInt(1))));
+}
+
+/// isnan (x != x), isinf (|x| == inf); integers are neither.
+void Importer::atenIsSpecial(const ex::Node &node, StringRef op) {
+  Value x = self(node);
+  RankedTensorType type = TensorBuilder::typeOf(x);
+  if (!isa<FloatType>(type.getElementType()))
+    return setResult(node, tb.full(type.getShape(), builder.getI1Type(),
+                                   Scalar::ofBool(false)));
+  if (op == "isnan")
+    return setResult(node, tb.compare(ComparisonDirection::NE, x, x));
+  return setResult(node, tb.compare(ComparisonDirection::EQ,
+                                    tb.unary(TensorBuilder::Unary::Abs, x),
+                                    Scalar::ofFloat(INFINITY)));
+}
+
+/// fill.Scalar: self's shape and dtype, every element the value.
+void Importer::atenFill(const ex::Node &node, StringRef op) {
+  RankedTensorType type = TensorBuilder::typeOf(self(node));
+  return setResult(node, tb.full(type.getShape(), type.getElementType(),
+                                 scalarArg(node, "value")));
+}
+
+/// copy.default: src broadcast to self's shape, in self's dtype (the
+/// functional form of self.copy_(src)).
+void Importer::atenCopyFrom(const ex::Node &node, StringRef op) {
+  RankedTensorType type = TensorBuilder::typeOf(self(node));
+  Value src = tb.convert(tensorArg(node, "src"), type.getElementType());
+  return setResult(node, tb.broadcastTo(src, type.getShape()));
 }
 
 /// pow.Tensor_Scalar, pow.Tensor_Tensor, pow.Scalar.
@@ -136,8 +229,8 @@ void Importer::atenToCopy(const ex::Node &node, StringRef op) {
   return setResult(node, tb.convert(x, *dtype));
 }
 
-/// logical_not, logical_and, logical_or: on each operand's truth (x != 0),
-/// to bool.
+/// logical_not, logical_and, logical_or, logical_xor: on each operand's
+/// truth (x != 0), to bool.
 void Importer::atenLogical(const ex::Node &node, StringRef op) {
   auto truth = [&](StringRef name) {
     Value v = tensorArg(node, name);
@@ -152,7 +245,38 @@ void Importer::atenLogical(const ex::Node &node, StringRef op) {
   Value b = truth("other");
   if (op == "logical_and")
     return setResult(node, tb.where(a, b, Scalar::ofBool(false)));
+  if (op == "logical_xor") {
+    Value notB = tb.where(b, Scalar::ofBool(false), Scalar::ofBool(true));
+    return setResult(node, tb.where(a, notB, b));
+  }
   return setResult(node, tb.where(a, Scalar::ofBool(true), b));
+}
+
+/// bitwise_not, bitwise_and, bitwise_or, bitwise_xor (.Tensor, .Scalar) of
+/// bool tensors: the logical operations. Integer bits have no primitive.
+void Importer::atenBitwise(const ex::Node &node, StringRef op) {
+  auto boolean = [&](Value v) {
+    if (!TensorBuilder::typeOf(v).getElementType().isInteger(1))
+      fail(node.get_target() + ": only bool tensors are supported (integer "
+                               "bitwise operations have no primitive here)");
+    return v;
+  };
+  Value a = boolean(self(node));
+  Value notA = tb.where(a, Scalar::ofBool(false), Scalar::ofBool(true));
+  if (op == "bitwise_not")
+    return setResult(node, notA);
+  Operand other = operandArg(node, "other");
+  Value b = other.tensor
+                ? boolean(other.tensor)
+                : tb.full(TensorBuilder::typeOf(a).getShape(),
+                          builder.getI1Type(),
+                          Scalar::ofBool(other.scalar->asDouble() != 0));
+  if (op == "bitwise_and")
+    return setResult(node, tb.where(a, b, Scalar::ofBool(false)));
+  if (op == "bitwise_or")
+    return setResult(node, tb.where(a, Scalar::ofBool(true), b));
+  Value notB = tb.where(b, Scalar::ofBool(false), Scalar::ofBool(true));
+  return setResult(node, tb.where(a, notB, b));
 }
 
 ArrayRef<Importer::Entry> Importer::elementwiseOps() {
@@ -180,6 +304,32 @@ ArrayRef<Importer::Entry> Importer::elementwiseOps() {
       {"torch.ops.aten.ceil.default", &Importer::atenUnary},
       {"torch.ops.aten.round.default", &Importer::atenUnary},
       {"torch.ops.aten.sign.default", &Importer::atenUnary},
+      {"torch.ops.aten.trunc.default", &Importer::atenUnary},
+      {"torch.ops.aten.tan.default", &Importer::atenUnary},
+      {"torch.ops.aten.sinh.default", &Importer::atenUnary},
+      {"torch.ops.aten.cosh.default", &Importer::atenUnary},
+      {"torch.ops.aten.log2.default", &Importer::atenUnary},
+      {"torch.ops.aten.log10.default", &Importer::atenUnary},
+      {"torch.ops.aten.exp2.default", &Importer::atenUnary},
+      {"torch.ops.aten.elu.default", &Importer::atenActivation},
+      {"torch.ops.aten.leaky_relu.default", &Importer::atenActivation},
+      {"torch.ops.aten.isnan.default", &Importer::atenIsSpecial},
+      {"torch.ops.aten.isinf.default", &Importer::atenIsSpecial},
+      {"torch.ops.aten.logical_xor.default", &Importer::atenLogical},
+      {"torch.ops.aten.bitwise_not.default", &Importer::atenBitwise},
+      {"torch.ops.aten.bitwise_and.Tensor", &Importer::atenBitwise},
+      {"torch.ops.aten.bitwise_and.Scalar", &Importer::atenBitwise},
+      {"torch.ops.aten.bitwise_or.Tensor", &Importer::atenBitwise},
+      {"torch.ops.aten.bitwise_or.Scalar", &Importer::atenBitwise},
+      {"torch.ops.aten.bitwise_xor.Tensor", &Importer::atenBitwise},
+      {"torch.ops.aten.bitwise_xor.Scalar", &Importer::atenBitwise},
+      {"torch.ops.aten.fmod.Tensor", &Importer::atenRemainder},
+      {"torch.ops.aten.fmod.Scalar", &Importer::atenRemainder},
+      {"torch.ops.aten.remainder.Tensor", &Importer::atenRemainder},
+      {"torch.ops.aten.remainder.Scalar", &Importer::atenRemainder},
+      {"torch.ops.aten.div.Scalar_mode", &Importer::atenMul},
+      {"torch.ops.aten.fill.Scalar", &Importer::atenFill},
+      {"torch.ops.aten.copy.default", &Importer::atenCopyFrom},
       {"torch.ops.aten.add.Tensor", &Importer::atenAdd},
       {"torch.ops.aten.add.Scalar", &Importer::atenAdd},
       {"torch.ops.aten.sub.Tensor", &Importer::atenAdd},

@@ -195,6 +195,85 @@ void Importer::atenConstantPad(const ex::Node &node, StringRef op) {
   return setResult(node, x);
 }
 
+/// flip.default.
+void Importer::atenFlip(const ex::Node &node, StringRef op) {
+  return setResult(node, tb.flip(self(node), intsArg(node, "dims")));
+}
+
+/// repeat.default.
+void Importer::atenRepeat(const ex::Node &node, StringRef op) {
+  return setResult(node, tb.repeat(self(node), intsArg(node, "repeats")));
+}
+
+/// diagonal.default.
+void Importer::atenDiagonal(const ex::Node &node, StringRef op) {
+  return setResult(node, tb.diagonal(self(node), intArg(node, "offset", 0),
+                                     intArg(node, "dim1", 0),
+                                     intArg(node, "dim2", 1)));
+}
+
+/// slice_scatter.default, select_scatter.default (the slice of one index,
+/// src without the dim).
+void Importer::atenSliceScatter(const ex::Node &node, StringRef op) {
+  Value x = self(node);
+  Value src = tensorArg(node, "src");
+  int64_t dim = intArg(node, "dim", 0);
+  if (op == "select_scatter") {
+    int64_t rank = TensorBuilder::typeOf(x).getRank();
+    int64_t d = tb.normalizeDim(dim, rank);
+    if (d < 0)
+      throw ImportError();
+    int64_t size = TensorBuilder::typeOf(x).getDimSize(d);
+    int64_t index = intArg(node, "index");
+    if (index < -size || index >= size)
+      fail(node.get_target() + ": index " + Twine(index) +
+           " is out of range for dim " + Twine(d) + " of size " +
+           Twine(size));
+    if (index < 0)
+      index += size;
+    return setResult(node, tb.sliceScatter(x, check(tb.unsqueeze(src, d)), d,
+                                           index, index + 1, 1));
+  }
+  return setResult(node, tb.sliceScatter(x, src, dim, optIntArg(node, "start"),
+                                         optIntArg(node, "end"),
+                                         intArg(node, "step", 1)));
+}
+
+/// The `indices` of index.Tensor and index_put: a null Value for None.
+SmallVector<Value> Importer::optionalTensorsArg(const ex::Node &node,
+                                                StringRef name) {
+  const ex::Argument &a = arg(node, name);
+  SmallVector<Value> out;
+  if (a.tag() == ex::Argument::Tag::AS_TENSORS) {
+    for (const ex::TensorArgument &t : a.get_as_tensors())
+      out.push_back(valueNamed(t.get_name()));
+    return out;
+  }
+  if (a.tag() != ex::Argument::Tag::AS_OPTIONAL_TENSORS)
+    badArg(node, name, a, "a list of optional tensors");
+  for (const ex::OptionalTensorArgument &t : a.get_as_optional_tensors())
+    out.push_back(t.tag() == ex::OptionalTensorArgument::Tag::AS_TENSOR
+                      ? valueNamed(t.get_as_tensor().get_name())
+                      : Value());
+  return out;
+}
+
+/// index.Tensor (advanced indexing), index_put.default.
+void Importer::atenIndex(const ex::Node &node, StringRef op) {
+  Value x = self(node);
+  SmallVector<Value> indices = optionalTensorsArg(node, "indices");
+  if (op == "index")
+    return setResult(node, tb.index(x, indices));
+  return setResult(node, tb.indexPut(x, indices, tensorArg(node, "values"),
+                                     boolArg(node, "accumulate", false)));
+}
+
+/// reflection_pad{1,2,3}d, replication_pad{1,2,3}d.
+void Importer::atenPadIndexed(const ex::Node &node, StringRef op) {
+  return setResult(node, tb.padIndexed(self(node), intsArg(node, "padding"),
+                                       op.starts_with("reflection")));
+}
+
 ArrayRef<Importer::Entry> Importer::shapeOps() {
   static const Entry entries[] = {
       {"torch.ops.aten.scatter_add.default", &Importer::atenScatterAdd},
@@ -215,6 +294,19 @@ ArrayRef<Importer::Entry> Importer::shapeOps() {
       {"torch.ops.aten.slice.Tensor", &Importer::atenSlice},
       {"torch.ops.aten.select.int", &Importer::atenSelect},
       {"torch.ops.aten.cat.default", &Importer::atenCat},
+      {"torch.ops.aten.flip.default", &Importer::atenFlip},
+      {"torch.ops.aten.repeat.default", &Importer::atenRepeat},
+      {"torch.ops.aten.diagonal.default", &Importer::atenDiagonal},
+      {"torch.ops.aten.slice_scatter.default", &Importer::atenSliceScatter},
+      {"torch.ops.aten.select_scatter.default", &Importer::atenSliceScatter},
+      {"torch.ops.aten.index.Tensor", &Importer::atenIndex},
+      {"torch.ops.aten.index_put.default", &Importer::atenIndex},
+      {"torch.ops.aten.reflection_pad1d.default", &Importer::atenPadIndexed},
+      {"torch.ops.aten.reflection_pad2d.default", &Importer::atenPadIndexed},
+      {"torch.ops.aten.reflection_pad3d.default", &Importer::atenPadIndexed},
+      {"torch.ops.aten.replication_pad1d.default", &Importer::atenPadIndexed},
+      {"torch.ops.aten.replication_pad2d.default", &Importer::atenPadIndexed},
+      {"torch.ops.aten.replication_pad3d.default", &Importer::atenPadIndexed},
       {"torch.ops.aten.gather.default", &Importer::atenGather},
       {"torch.ops.aten.index_select.default", &Importer::atenIndexSelect},
   };

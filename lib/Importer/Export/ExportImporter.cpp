@@ -31,6 +31,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <caffe2/serialize/inline_container.h>
 #include <c10/util/Exception.h>
@@ -346,14 +347,34 @@ void Importer::importNode(const ex::Node &node) {
   }
   // Run-time checks of sizes and metadata PyTorch inserts: every size is
   // static here once the input shapes are bound (and checked against the
-  // program's ranges), so they have nothing left to check.
+  // program's ranges), so they have nothing left to check. _assert_async
+  // checks data (one_hot's indices in range): the compiled step has no
+  // host round trip to raise from, and an index out of range reads a
+  // clamped element, as every gather here does.
   if (target == "torch.ops.aten._assert_scalar.default" ||
       target == "torch.ops.aten._assert_tensor_metadata.default" ||
+      target == "torch.ops.aten._assert_async.msg" ||
       target == "torch.ops.aten.sym_constrain_range_for_size.default")
     return;
   auto it = table.find(target);
-  if (it == table.end())
+  if (it == table.end()) {
+    // Ops whose output shape (or a Python number) comes from the data: a
+    // compiled step has static shapes and no host round trip.
+    static const llvm::StringSet<> dataDependent = {
+        "torch.ops.aten.nonzero.default",
+        "torch.ops.aten._local_scalar_dense.default",
+        "torch.ops.aten.masked_select.default",
+        "torch.ops.aten.unique.default",
+        "torch.ops.aten._unique2.default",
+        "torch.ops.aten.unique_dim.default",
+        "torch.ops.aten.unique_consecutive.default",
+        "torch.ops.aten.nonzero_static.default"};
+    if (dataDependent.contains(target))
+      fail("op '" + target + "' has an output shape or value known only "
+           "from the data; a compiled step has static shapes (compute a "
+           "mask with torch.where instead)");
     fail("unsupported op '" + target + "'");
+  }
   // torch.ops.aten.add.Tensor -> add
   StringRef op = StringRef(target);
   op.consume_front("torch.ops.aten.");

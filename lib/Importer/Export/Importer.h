@@ -216,6 +216,27 @@ private:
   void atenLogical(const ex::Node &node, StringRef op);
   void atenConstantPad(const ex::Node &node, StringRef op);
   void atenScatterAdd(const ex::Node &node, StringRef op);
+  void atenRemainder(const ex::Node &node, StringRef op);
+  void atenActivation(const ex::Node &node, StringRef op);
+  void atenIsSpecial(const ex::Node &node, StringRef op);
+  void atenBitwise(const ex::Node &node, StringRef op);
+  void atenFill(const ex::Node &node, StringRef op);
+  void atenCopyFrom(const ex::Node &node, StringRef op);
+  void atenEmpty(const ex::Node &node, StringRef op);
+  void atenAmin(const ex::Node &node, StringRef op);
+  void atenVar(const ex::Node &node, StringRef op);
+  void atenProd(const ex::Node &node, StringRef op);
+  void atenCumsum(const ex::Node &node, StringRef op);
+  void atenExtremum(const ex::Node &node, StringRef op);
+  void atenSort(const ex::Node &node, StringRef op);
+  void atenFlip(const ex::Node &node, StringRef op);
+  void atenRepeat(const ex::Node &node, StringRef op);
+  void atenDiagonal(const ex::Node &node, StringRef op);
+  void atenSliceScatter(const ex::Node &node, StringRef op);
+  SmallVector<Value> optionalTensorsArg(const ex::Node &node, StringRef name);
+  void atenIndex(const ex::Node &node, StringRef op);
+  void atenPadIndexed(const ex::Node &node, StringRef op);
+  void atenUpsample(const ex::Node &node, StringRef op);
 
   // Checkpoint regions and names (CheckpointRegions.cpp) -----------------------
   bool isCheckpointModule(const ModuleFrame &frame);
