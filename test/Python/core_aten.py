@@ -93,6 +93,15 @@ class Upsample(nn.Module):
                 F.interpolate(x[:, :, 0], scale_factor=2, mode="linear"))
 
 
+class PoolIndices(nn.Module):
+    def forward(self, x):
+        y, i = F.max_pool2d(x, 3, stride=2, padding=1, return_indices=True)
+        z, j = F.max_pool2d(x, (2, 3), dilation=(2, 1), ceil_mode=True,
+                            return_indices=True)
+        w, k = F.max_pool1d(x[0], 2, return_indices=True)
+        return y, i, z, j, w, k
+
+
 class NonZero(nn.Module):
     def forward(self, x):
         return torch.nonzero(x).sum()
@@ -165,6 +174,8 @@ def main():
                 Shapes(), (x, i, j, v), cache)
         compare("upsample_nearest and upsample_bilinear2d (.vec)",
                 Upsample(), (x.view(1, 1, 4, 5),), cache)
+        compare("max_pool with indices", PoolIndices(),
+                (torch.randn(2, 3, 7, 8, **f64),), cache)
         try:
             trace_mlir.compile(NonZero(), (x,), cache_dir=cache)
             check("nonzero is refused", False, "it compiled")

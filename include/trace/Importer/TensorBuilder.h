@@ -268,9 +268,11 @@ public:
   /// max_pool: the max of each window (padded with -inf), taken in the
   /// window's row-major order with a strict >, so that the gradient goes
   /// to the first maximal element, as in PyTorch; NaN wins, as there.
+  /// With `indices`, also each maximum's flat index in its input plane
+  /// (max_pool's second output, int64).
   Value maxPool(Value x, ArrayRef<int64_t> kernel, ArrayRef<int64_t> stride,
                 ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation,
-                bool ceilMode);
+                bool ceilMode, Value *indices = nullptr);
   /// avg_pool: a window sum (a one-channel convolution with a kernel of
   /// ones) times PyTorch's divisor per output position.
   Value avgPool(Value x, ArrayRef<int64_t> kernel, ArrayRef<int64_t> stride,

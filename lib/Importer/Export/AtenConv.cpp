@@ -89,18 +89,21 @@ Importer::PoolWindow Importer::poolWindowArgs(const ex::Node &node,
   return w;
 }
 
-/// max_pool{2,3}d_with_indices: (output, indices). The indices are for
-/// eager's backward; trace-autodiff differentiates the max itself, so a
-/// later node reading them is refused.
+/// max_pool{2,3}d_with_indices: (output, indices). trace-autodiff
+/// differentiates the max itself; the indices (flat in each input plane,
+/// as PyTorch's) are built only for a later node that reads them.
 void Importer::atenMaxPool(const ex::Node &node, StringRef op) {
   Value x = self(node);
-  if (usedOutput(node, 1))
-    fail(node.get_target() + ": its indices (output 1) are read by a later "
-                             "node; only the pooled output is supported");
   PoolWindow w = poolWindowArgs(node, poolSpatialDims(op));
-  return setResult(node, 0,
-                   tb.maxPool(x, w.kernel, w.stride, w.padding, w.dilation,
-                              boolArg(node, "ceil_mode", false)));
+  // The indices only when a later node reads them (max_unpool, a gather).
+  Value indices;
+  bool withIndices = usedOutput(node, 1).has_value();
+  setResult(node, 0,
+            tb.maxPool(x, w.kernel, w.stride, w.padding, w.dilation,
+                       boolArg(node, "ceil_mode", false),
+                       withIndices ? &indices : nullptr));
+  if (withIndices)
+    setResult(node, 1, indices);
 }
 
 /// avg_pool{1,2,3}d (no dilation: the window's default of 1).

@@ -314,7 +314,8 @@ static bool poolShape(TensorBuilder &tb, StringRef what, RankedTensorType type,
 Value TensorBuilder::maxPool(Value x, ArrayRef<int64_t> kernel,
                              ArrayRef<int64_t> stride,
                              ArrayRef<int64_t> padding,
-                             ArrayRef<int64_t> dilation, bool ceilMode) {
+                             ArrayRef<int64_t> dilation, bool ceilMode,
+                             Value *indices) {
   RankedTensorType type = typeOf(x);
   SmallVector<int64_t> out;
   SmallVector<int64_t> steps(stride.empty() ? kernel : stride);
@@ -353,14 +354,40 @@ Value TensorBuilder::maxPool(Value x, ArrayRef<int64_t> kernel,
   int64_t windowSize = 1;
   for (int64_t k : kernel)
     windowSize *= k;
-  Value maximum;
+  // For the indices, each tap's source positions as a constant of the
+  // output's spatial shape: the flat index in the input plane.
+  SmallVector<int64_t> indexShape(rank, 1);
+  int64_t positions = 1;
+  for (int64_t d = 0; d < spatial; ++d) {
+    indexShape[rank - spatial + d] = out[d];
+    positions *= out[d];
+  }
+  auto tapIndex = [&](ArrayRef<int64_t> tap) -> Value {
+    SmallVector<int64_t> values(positions);
+    for (int64_t o = 0; o < positions; ++o) {
+      int64_t rest = o, flatIndex = 0, scale = 1;
+      for (int64_t d = spatial - 1; d >= 0; --d) {
+        int64_t at = rest % out[d];
+        rest /= out[d];
+        flatIndex += (at * steps[d] - padding[d] + tap[d] * dilation[d]) *
+                     scale;
+        scale *= type.getDimSize(rank - spatial + d);
+      }
+      values[o] = flatIndex;
+    }
+    auto indexType = RankedTensorType::get(indexShape, b.getI64Type());
+    return ConstantOp::create(
+        b, loc, DenseElementsAttr::get(indexType, ArrayRef<int64_t>(values)));
+  };
+  Value maximum, where;
   for (int64_t flat = 0; flat < windowSize; ++flat) {
     SmallVector<int64_t> starts(rank, 0), limits(paddedType.getShape()),
-        strides(rank, 1);
+        strides(rank, 1), tap(spatial);
     int64_t rest = flat;
     for (int64_t d = spatial - 1; d >= 0; --d) {
       int64_t dim = rank - spatial + d, k = rest % kernel[d];
       rest /= kernel[d];
+      tap[d] = k;
       starts[dim] = k * dilation[d];
       limits[dim] = starts[dim] + (out[d] - 1) * steps[d] + 1;
       strides[dim] = steps[d];
@@ -368,6 +395,8 @@ Value TensorBuilder::maxPool(Value x, ArrayRef<int64_t> kernel,
     Value candidate = SliceOp::create(b, loc, padded, starts, limits, strides);
     if (!maximum) {
       maximum = candidate;
+      if (indices)
+        where = broadcastTo(tapIndex(tap), typeOf(maximum).getShape());
       continue;
     }
     Value greater = CompareOp::create(b, loc, ComparisonDirection::GT,
@@ -376,7 +405,11 @@ Value TensorBuilder::maxPool(Value x, ArrayRef<int64_t> kernel,
                                     candidate, candidate);
     Value takes = SelectOp::create(b, loc, isNan, isNan, greater);
     maximum = SelectOp::create(b, loc, takes, candidate, maximum);
+    if (indices)
+      where = this->where(takes, tapIndex(tap), where);
   }
+  if (indices)
+    *indices = where;
   return maximum;
 }
 
