@@ -102,6 +102,31 @@ class PoolIndices(nn.Module):
         return y, i, z, j, w, k
 
 
+class Scatters(nn.Module):
+    def forward(self, x, distinct, repeated, src):
+        return (torch.scatter(x, 1, distinct, src),
+                torch.scatter(x, 0, distinct[:2] % 4, 2.5),
+                torch.scatter_reduce(x, 1, repeated, src, "sum"),
+                torch.scatter_reduce(x, 1, repeated, src, "mean"),
+                torch.scatter_reduce(x, 1, repeated, src, "sum",
+                                     include_self=False),
+                torch.scatter_reduce(x, 1, repeated, src, "mean",
+                                     include_self=False))
+
+
+class Bags(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.sum = nn.EmbeddingBag(10, 3, mode="sum", padding_idx=2)
+        self.mean = nn.EmbeddingBag(10, 3, mode="mean")
+
+    def forward(self, ids, offsets, weights):
+        return (self.sum(ids, offsets, per_sample_weights=weights),
+                self.mean(ids, offsets), self.mean(ids.view(2, 3)),
+                F.embedding_bag(ids, self.mean.weight, offsets[:2],
+                                mode="sum", include_last_offset=True))
+
+
 class NonZero(nn.Module):
     def forward(self, x):
         return torch.nonzero(x).sum()
@@ -176,6 +201,17 @@ def main():
                 Upsample(), (x.view(1, 1, 4, 5),), cache)
         compare("max_pool with indices", PoolIndices(),
                 (torch.randn(2, 3, 7, 8, **f64),), cache)
+        # Distinct positions per row for scatter (torch leaves repeated
+        # ones undefined); repeats for the reductions.
+        distinct = torch.tensor([[4, 0, 2], [1, 3, 0], [2, 0, 4], [0, 1, 3]])
+        repeated = torch.tensor([[4, 0, 2], [1, 3, 0], [2, 2, 4], [0, 1, 1]])
+        compare("scatter, scatter_reduce (sum, mean)", Scatters(),
+                (x, distinct, repeated, torch.randn(4, 3, **f64)), cache)
+        torch.manual_seed(0)
+        compare("embedding_bag (sum with padding and weights, mean, empty "
+                "bag)", Bags().double(),
+                (torch.tensor([1, 2, 4, 5, 4, 3]), torch.tensor([0, 2, 2, 5]),
+                 torch.randn(6, **f64)), cache)
         try:
             trace_mlir.compile(NonZero(), (x,), cache_dir=cache)
             check("nonzero is refused", False, "it compiled")

@@ -247,6 +247,11 @@ public:
   Value gather(Value x, int64_t dim, Value index);
   /// torch.scatter_add: `src` at least `index`'s size in every dim.
   Value scatterAdd(Value x, int64_t dim, Value index, Value src);
+  /// scatter_reduce with reduce "sum" or "mean" (torch's include_self),
+  /// and torch.scatter as "replace", where a position written twice gets
+  /// the mean of its values (torch leaves it undefined).
+  Value scatterReduce(Value x, int64_t dim, Value index, Value src,
+                      StringRef reduce, bool includeSelf = true);
   /// torch.index_select: `index` 0-D or 1-D; a gather of the index
   /// broadcast over the other dims.
   Value indexSelect(Value x, int64_t dim, Value index);
@@ -303,6 +308,12 @@ public:
   /// rows picked at `paddingIdx` get no gradient, as in torch.
   Value embedding(Value weight, Value indices,
                   std::optional<int64_t> paddingIdx = std::nullopt);
+  /// embedding_bag in mode 0 (sum) or 1 (mean) over 1-D `indices` split
+  /// into bags at the sorted `offsets`: a scatter-add of the rows picked
+  /// into their bags. An empty bag is zeros, as torch's.
+  Value embeddingBag(Value weight, Value indices, Value offsets, int64_t mode,
+                     Value perSampleWeights, bool includeLastOffset,
+                     std::optional<int64_t> paddingIdx);
   /// reduction: 0 none, 1 mean, 2 sum (torch's Reduction enum).
   Value nllLoss(Value logProbs, Value target, Value weight, int64_t reduction,
                 int64_t ignoreIndex, double labelSmoothing = 0.0);

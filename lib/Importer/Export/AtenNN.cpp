@@ -185,6 +185,29 @@ void Importer::atenEmbedding(const ex::Node &node, StringRef op) {
   return setResult(node, tb.embedding(weight, indices, padding));
 }
 
+/// _embedding_bag (sum and mean): output 0; the other outputs are for
+/// eager's backward, so a later node reading them is refused.
+void Importer::atenEmbeddingBag(const ex::Node &node, StringRef op) {
+  for (unsigned k = 1; k < 4; ++k)
+    if (usedOutput(node, k))
+      fail(node.get_target() + ": output " + Twine(k) +
+           " is read by a later node; only the bags (output 0) are "
+           "supported");
+  if (boolArg(node, "scale_grad_by_freq", false))
+    fail(node.get_target() + ": scale_grad_by_freq is not supported");
+  std::optional<int64_t> padding = optIntArg(node, "padding_idx");
+  if (padding && *padding < 0)
+    padding.reset();
+  return setResult(node, 0,
+                   tb.embeddingBag(tensorArg(node, "weight"),
+                                   tensorArg(node, "indices"),
+                                   tensorArg(node, "offsets"),
+                                   intArg(node, "mode", 0),
+                                   optTensorArg(node, "per_sample_weights"),
+                                   boolArg(node, "include_last_offset", false),
+                                   padding));
+}
+
 ArrayRef<Importer::Entry> Importer::nnOps() {
   static const Entry entries[] = {
       {"torch.ops.aten.gelu.default", &Importer::atenGelu},
@@ -200,6 +223,9 @@ ArrayRef<Importer::Entry> Importer::nnOps() {
       {"torch.ops.aten.mm.default", &Importer::atenMatmul},
       {"torch.ops.aten.bmm.default", &Importer::atenMatmul},
       {"torch.ops.aten.embedding.default", &Importer::atenEmbedding},
+      {"torch.ops.aten._embedding_bag.default", &Importer::atenEmbeddingBag},
+      {"torch.ops.aten._embedding_bag_forward_only.default",
+       &Importer::atenEmbeddingBag},
       {"torch.ops.aten._native_batch_norm_legit.no_stats",
        &Importer::atenBatchNormNoStats},
       {"torch.ops.aten.native_group_norm.default", &Importer::atenGroupNorm},

@@ -156,6 +156,26 @@ void Importer::atenScatterAdd(const ex::Node &node, StringRef op) {
   return setResult(node, tb.scatterAdd(x, intArg(node, "dim"), index, src));
 }
 
+/// scatter.src, scatter.value (a number for every index), scatter_reduce.two
+/// (sum, mean).
+void Importer::atenScatter(const ex::Node &node, StringRef op) {
+  Value x = self(node);
+  Value index = tensorArg(node, "index");
+  Value src;
+  if (op == "scatter" && !findArg(node, "src")) {
+    RankedTensorType type = TensorBuilder::typeOf(x);
+    src = check(tb.full(TensorBuilder::typeOf(index).getShape(),
+                        type.getElementType(), scalarArg(node, "value")));
+  } else {
+    src = tensorArg(node, "src");
+  }
+  std::string reduce =
+      op == "scatter" ? "replace" : stringArg(node, "reduce").value_or("");
+  return setResult(node, tb.scatterReduce(x, intArg(node, "dim"), index, src,
+                                          reduce,
+                                          boolArg(node, "include_self", true)));
+}
+
 /// constant_pad_nd: `pad` holds (before, after) pairs from the last dim
 /// backwards; a negative amount crops. Padding is a concatenation with a
 /// constant block, so the gradient of the input is the matching slice.
@@ -277,6 +297,9 @@ void Importer::atenPadIndexed(const ex::Node &node, StringRef op) {
 ArrayRef<Importer::Entry> Importer::shapeOps() {
   static const Entry entries[] = {
       {"torch.ops.aten.scatter_add.default", &Importer::atenScatterAdd},
+      {"torch.ops.aten.scatter.src", &Importer::atenScatter},
+      {"torch.ops.aten.scatter.value", &Importer::atenScatter},
+      {"torch.ops.aten.scatter_reduce.two", &Importer::atenScatter},
       {"torch.ops.aten.constant_pad_nd.default", &Importer::atenConstantPad},
       {"torch.ops.aten.view.default", &Importer::atenView},
       {"torch.ops.aten._unsafe_view.default", &Importer::atenView},

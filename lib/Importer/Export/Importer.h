@@ -237,6 +237,8 @@ private:
   void atenIndex(const ex::Node &node, StringRef op);
   void atenPadIndexed(const ex::Node &node, StringRef op);
   void atenUpsample(const ex::Node &node, StringRef op);
+  void atenScatter(const ex::Node &node, StringRef op);
+  void atenEmbeddingBag(const ex::Node &node, StringRef op);
 
   // Checkpoint regions and names (CheckpointRegions.cpp) -----------------------
   bool isCheckpointModule(const ModuleFrame &frame);

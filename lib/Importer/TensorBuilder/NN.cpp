@@ -336,3 +336,60 @@ Value TensorBuilder::crossEntropy(Value logits, Value target, Value weight,
                         labelSmoothing)
               : logp;
 }
+
+Value TensorBuilder::embeddingBag(Value weight, Value indices, Value offsets,
+                                  int64_t mode, Value perSampleWeights,
+                                  bool includeLastOffset,
+                                  std::optional<int64_t> paddingIdx) {
+  if (mode != 0 && mode != 1)
+    return error("embedding_bag: mode='max' is not supported (no scatter "
+                 "maximum here); sum and mean are");
+  if (typeOf(indices).getRank() != 1 || typeOf(offsets).getRank() != 1)
+    return error("embedding_bag: expected 1-D indices and offsets, got " +
+                 shapeString(typeOf(indices).getShape()) + " and " +
+                 shapeString(typeOf(offsets).getShape()));
+  if (!isIndexTensor(offsets))
+    return error("embedding_bag: expected integer offsets, got " +
+                 describeElements(offsets));
+  int64_t n = typeOf(indices).getDimSize(0);
+  int64_t bags = typeOf(offsets).getDimSize(0) - (includeLastOffset ? 1 : 0);
+  if (bags < 0)
+    return error("embedding_bag: include_last_offset needs an offset");
+  Value rows = embedding(weight, indices, paddingIdx); // [n, D]
+  if (!rows)
+    return rows;
+  Type element = typeOf(rows).getElementType();
+  int64_t width = typeOf(rows).getDimSize(1);
+  // Index i belongs to the last bag whose offset is at most i: the count
+  // of such offsets, less one (offsets are sorted, as torch requires).
+  Value starts = reshape(convert(bags == typeOf(offsets).getDimSize(0)
+                                     ? offsets
+                                     : slice(offsets, 0, 0, bags, 1),
+                                 b.getI64Type()),
+                         {1, bags});
+  Value position = reshape(
+      IotaOp::create(b, loc, RankedTensorType::get({n}, b.getI64Type()), 0),
+      {n, 1});
+  Value started = compare(ComparisonDirection::LE, starts, position);
+  Value bag = binary(Binary::Sub, sum(started, {1}, false), Scalar::ofInt(1));
+  // Padding indices count in no bag, as torch's.
+  Value counted = full({n}, element, Scalar::ofInt(1));
+  if (paddingIdx) {
+    Value isPad = compare(ComparisonDirection::EQ, indices,
+                          Scalar::ofInt(*paddingIdx));
+    counted = where(isPad, Scalar::ofInt(0), counted);
+    rows = where(reshape(isPad, {n, 1}), Scalar::ofInt(0), rows);
+  }
+  if (perSampleWeights)
+    rows = binary(Binary::Mul, rows, reshape(perSampleWeights, {n, 1}));
+  Value target = broadcastTo(reshape(bag, {n, 1}), {n, width});
+  Value zeros = full({bags, width}, element, Scalar::ofInt(0));
+  Value out = scatterAdd(zeros, 0, target, rows);
+  if (mode == 0 || !out)
+    return out;
+  Value count = scatterAdd(full({bags}, element, Scalar::ofInt(0)), 0, bag,
+                           counted);
+  Value safe = where(compare(ComparisonDirection::GT, count, Scalar::ofInt(0)),
+                     count, Scalar::ofInt(1));
+  return binary(Binary::Div, out, reshape(safe, {bags, 1}));
+}

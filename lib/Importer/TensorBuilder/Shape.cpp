@@ -778,3 +778,41 @@ Value TensorBuilder::indexPut(Value x, ArrayRef<Value> indices, Value values,
     back[d] = k;
   return permute(out, back);
 }
+
+Value TensorBuilder::scatterReduce(Value x, int64_t dim, Value index,
+                                   Value src, StringRef reduce,
+                                   bool includeSelf) {
+  RankedTensorType type = typeOf(x);
+  if (!isa<FloatType>(type.getElementType()))
+    return error("scatter: only floating point tensors are supported, got " +
+                 describeElements(x));
+  if (reduce != "sum" && reduce != "mean" && reduce != "replace")
+    return error("scatter_reduce: reduce='" + reduce +
+                 "' is not supported (sum and mean are; amax, amin and prod "
+                 "have no scatter primitive here)");
+  // How many src elements land on each position, and their sum: the one
+  // scatter primitive, scatter_add, twice.
+  Value zeros = full(type.getShape(), type.getElementType(), Scalar::ofInt(0));
+  Value ones = full(typeOf(index).getShape(), type.getElementType(),
+                    Scalar::ofInt(1));
+  Value count = scatterAdd(zeros, dim, index, ones);
+  Value total = scatterAdd(zeros, dim, index, src);
+  if (!count || !total)
+    return Value();
+  Value hit = compare(ComparisonDirection::GT, count, Scalar::ofInt(0));
+  if (reduce == "sum")
+    return includeSelf ? binary(Binary::Add, x, total)
+                       : where(hit, total, x);
+  if (reduce == "mean") {
+    // torch divides by the count, plus one for self when included.
+    Value n = includeSelf ? binary(Binary::Add, count, Scalar::ofInt(1))
+                          : count;
+    Value sum = includeSelf ? binary(Binary::Add, x, total) : total;
+    Value safe = where(hit, n, Scalar::ofInt(1));
+    return where(hit, binary(Binary::Div, sum, safe), x);
+  }
+  // scatter (replace): a position written more than once gets the mean of
+  // its values (torch leaves which one wins undefined).
+  Value safe = where(hit, count, Scalar::ofInt(1));
+  return where(hit, binary(Binary::Div, total, safe), x);
+}
