@@ -80,7 +80,8 @@ class Shapes(nn.Module):
                 F.pad(x.unsqueeze(0), (2, 1), mode="reflect"),
                 F.pad(x.view(1, 1, 4, 5), (1, 2, 2, 1), mode="replicate"),
                 torch.slice_scatter(x, v[:, :2] * 2, 1, 1, 5, 2),
-                torch.select_scatter(x, v[0], 0, -1))
+                torch.select_scatter(x, v[0], 0, -1),
+                torch.block_diag(x[:2, :3], v[:1, :2]))  # empty cat inputs
 
 
 class Upsample(nn.Module):

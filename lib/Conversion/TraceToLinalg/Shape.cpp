@@ -120,14 +120,24 @@ struct ConcatenateLowering final : OpConversionPattern<ConcatenateOp> {
   LogicalResult
   matchAndRewrite(ConcatenateOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (adaptor.getInputs().size() == 1) {
-      rewriter.replaceOp(op, adaptor.getInputs().front());
+    // Inputs empty along the dim add nothing; tensor.concat's decomposition
+    // would insert them at the end of the result, an offset its verifier
+    // rejects. At least one input stays (the result may be empty).
+    int64_t dim = op.getDimension();
+    SmallVector<Value> inputs;
+    for (Value input : adaptor.getInputs())
+      if (cast<RankedTensorType>(input.getType()).getDimSize(dim) != 0)
+        inputs.push_back(input);
+    if (inputs.empty())
+      inputs.push_back(adaptor.getInputs().front());
+    if (inputs.size() == 1) {
+      rewriter.replaceOp(op, inputs.front());
       return success();
     }
     // tensor.concat bufferizes (to an allocation and one copy per input) in
     // MLIR 22, and reads better than the insert_slice chain it decomposes to.
-    rewriter.replaceOpWithNewOp<tensor::ConcatOp>(
-        op, op.getType(), op.getDimension(), adaptor.getInputs());
+    rewriter.replaceOpWithNewOp<tensor::ConcatOp>(op, op.getType(), dim,
+                                                  inputs);
     return success();
   }
 };

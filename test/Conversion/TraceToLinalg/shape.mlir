@@ -129,3 +129,19 @@ func.func @concatenate(%a: tensor<2x3x4xf32>, %b: tensor<2x5x4xf32>)
   %1 = trace.concatenate %a dim = 0 : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
   return %0, %1 : tensor<2x11x4xf32>, tensor<2x3x4xf32>
 }
+
+// -----
+
+// Inputs empty along the dim are dropped (tensor.concat would insert them
+// past the end); with one input left, it is the result.
+// CHECK-LABEL: func.func @concatenate_empty
+// CHECK-SAME: (%[[A:.*]]: tensor<2x3xf32>, %[[E:.*]]: tensor<2x0xf32>)
+// CHECK: %[[C:.*]] = tensor.concat dim(1) %[[A]], %[[A]] : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x6xf32>
+// CHECK: return %[[C]], %[[A]], %[[E]]
+func.func @concatenate_empty(%a: tensor<2x3xf32>, %e: tensor<2x0xf32>)
+    -> (tensor<2x6xf32>, tensor<2x3xf32>, tensor<2x0xf32>) {
+  %0 = trace.concatenate %e, %a, %e, %a, %e dim = 1 : (tensor<2x0xf32>, tensor<2x3xf32>, tensor<2x0xf32>, tensor<2x3xf32>, tensor<2x0xf32>) -> tensor<2x6xf32>
+  %1 = trace.concatenate %a, %e dim = 1 : (tensor<2x3xf32>, tensor<2x0xf32>) -> tensor<2x3xf32>
+  %2 = trace.concatenate %e, %e dim = 1 : (tensor<2x0xf32>, tensor<2x0xf32>) -> tensor<2x0xf32>
+  return %0, %1, %2 : tensor<2x6xf32>, tensor<2x3xf32>, tensor<2x0xf32>
+}
