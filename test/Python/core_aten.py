@@ -43,6 +43,16 @@ class Elementwise(nn.Module):
                 ((x > 0) & (y > 1) | ~(x > 0.5) ^ (y > 1.5)).to(x.dtype))
 
 
+class Inverse(nn.Module):
+    """The inverse trigonometric and hyperbolic functions, in their
+    domains (x in (-1, 1), y > 1; z over wide magnitudes for asinh)."""
+
+    def forward(self, x, y, z):
+        return (torch.atan(z), torch.asin(x), torch.acos(x), torch.asinh(z),
+                torch.acosh(y), torch.atanh(x), torch.atan2(x, z),
+                torch.atan2(z, -y))
+
+
 class Reductions(nn.Module):
     def forward(self, x, z):
         values, indices = x.max(dim=1)
@@ -188,6 +198,13 @@ def main():
         compare("elementwise: trunc, tan, sinh, cosh, log2, log10, exp2, "
                 "fmod, remainder, div modes, elu, leaky_relu, isnan, isinf, "
                 "logical_xor, bitwise ops", Elementwise(), (x, y), cache)
+        wide = torch.tensor([[-1e5, -3.0, -1e-3, 0.0, 2e-8],
+                             [0.5, 7.0, 1e3, -40.0, 1e-1],
+                             [3e8, -2e9, 1.5, -0.25, 12.0],
+                             [-1e-6, 0.75, -6.0, 100.0, 3.0]],
+                            dtype=torch.float64)
+        compare("atan2, atan, asin, acos, asinh, acosh, atanh", Inverse(),
+                (torch.rand(4, 5, **f64) * 1.8 - 0.9, y + 0.6, wide), cache)
         compare("reductions: amin, var, var_mean, prod, cumsum, max.dim, "
                 "min.dim, argmax, argmin", Reductions(), (ties.nan_to_num(),
                                                           with_zero), cache)

@@ -72,7 +72,7 @@ public:
   enum class Unary { Neg, Abs, Exp, Log, Sin, Cos, Tanh, Sqrt, Rsqrt, Erf,
                      Sigmoid, Relu, Silu, Square, Reciprocal, Log1p, Expm1,
                      Floor, Ceil, Round, Sign, Exp2, Log2, Log10, Sinh, Cosh,
-                     Tan, Trunc, Frac };
+                     Tan, Trunc, Frac, Atan, Asin, Acos, Asinh, Acosh, Atanh };
   enum class Binary { Add, Sub, Mul, Div, Pow, Max, Min };
 
   /// `seed` returns the rank-0 i64 seed of the random ops, materialized where
@@ -118,6 +118,8 @@ public:
   Value unary(Unary kind, Value x);
   Value binary(Binary kind, const Operand &a, const Operand &b);
   Value compare(ComparisonDirection dir, const Operand &a, const Operand &b);
+  /// torch.atan2(a, b), in a float type.
+  Value atan2(const Operand &a, const Operand &b);
   /// torch.where(cond, a, b).
   Value where(Value cond, const Operand &a, const Operand &b);
   Value gelu(Value x, bool tanhApproximation);

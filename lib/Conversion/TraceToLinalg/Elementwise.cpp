@@ -204,6 +204,10 @@ static Value createScalar(DivOp, OpBuilder &b, Location loc, ValueRange args) {
 static Value createScalar(PowOp, OpBuilder &b, Location loc, ValueRange args) {
   return createTranscendental<math::PowFOp>(b, loc, args);
 }
+static Value createScalar(Atan2Op, OpBuilder &b, Location loc,
+                          ValueRange args) {
+  return createTranscendental<math::Atan2Op>(b, loc, args);
+}
 static Value createScalar(MaximumOp, OpBuilder &b, Location loc,
                           ValueRange args) {
   // maximumf propagates NaN, like torch.maximum (maxnumf would not).
@@ -333,6 +337,7 @@ void mlir::trace::trace_to_linalg::populateElementwisePatterns(
       ElementwiseLowering<LogisticOp>, ElementwiseLowering<AddOp>,
       ElementwiseLowering<SubOp>, ElementwiseLowering<MulOp>,
       ElementwiseLowering<DivOp>, ElementwiseLowering<PowOp>,
+      ElementwiseLowering<Atan2Op>,
       ElementwiseLowering<MaximumOp>, ElementwiseLowering<MinimumOp>,
       ElementwiseLowering<CompareOp>, ElementwiseLowering<SelectOp>,
       ConvertLowering>(patterns.getContext());

@@ -15,7 +15,8 @@ using namespace mlir::trace::pt2;
 
 /// neg, abs, exp, log, sin, cos, tanh, sqrt, rsqrt, erf, sigmoid, relu,
 /// silu, reciprocal, log1p, expm1, floor, ceil, round, sign, and the
-/// builder's formulas: trunc, tan, sinh, cosh, log2, log10, exp2.
+/// builder's formulas: trunc, tan, sinh, cosh, log2, log10, exp2, and the
+/// inverse trigonometric and hyperbolic functions.
 void Importer::atenUnary(const ex::Node &node, StringRef op) {
   using U = TensorBuilder::Unary;
   static const llvm::StringMap<U> unaries = {
@@ -28,7 +29,9 @@ void Importer::atenUnary(const ex::Node &node, StringRef op) {
       {"ceil", U::Ceil},     {"round", U::Round},     {"sign", U::Sign},
       {"trunc", U::Trunc},   {"tan", U::Tan},         {"sinh", U::Sinh},
       {"cosh", U::Cosh},     {"log2", U::Log2},       {"log10", U::Log10},
-      {"exp2", U::Exp2}};
+      {"exp2", U::Exp2},     {"atan", U::Atan},       {"asin", U::Asin},
+      {"acos", U::Acos},     {"asinh", U::Asinh},     {"acosh", U::Acosh},
+      {"atanh", U::Atanh}};
   return setResult(node, tb.unary(unaries.lookup(op), self(node)));
 }
 
@@ -87,6 +90,12 @@ void Importer::atenMul(const ex::Node &node, StringRef op) {
   using U = TensorBuilder::Unary;
   Value rounded = tb.unary(*mode == "trunc" ? U::Trunc : U::Floor, quotient);
   return setResult(node, tb.convert(check(rounded), element));
+}
+
+/// atan2.default.
+void Importer::atenAtan2(const ex::Node &node, StringRef op) {
+  return setResult(node, tb.atan2(operandArg(node, "self"),
+                                  operandArg(node, "other")));
 }
 
 /// fmod and remainder (.Tensor, .Scalar): fmod is a - trunc(a / b) b, the
@@ -311,6 +320,13 @@ ArrayRef<Importer::Entry> Importer::elementwiseOps() {
       {"torch.ops.aten.log2.default", &Importer::atenUnary},
       {"torch.ops.aten.log10.default", &Importer::atenUnary},
       {"torch.ops.aten.exp2.default", &Importer::atenUnary},
+      {"torch.ops.aten.atan.default", &Importer::atenUnary},
+      {"torch.ops.aten.asin.default", &Importer::atenUnary},
+      {"torch.ops.aten.acos.default", &Importer::atenUnary},
+      {"torch.ops.aten.asinh.default", &Importer::atenUnary},
+      {"torch.ops.aten.acosh.default", &Importer::atenUnary},
+      {"torch.ops.aten.atanh.default", &Importer::atenUnary},
+      {"torch.ops.aten.atan2.default", &Importer::atenAtan2},
       {"torch.ops.aten.elu.default", &Importer::atenActivation},
       {"torch.ops.aten.leaky_relu.default", &Importer::atenActivation},
       {"torch.ops.aten.isnan.default", &Importer::atenIsSpecial},

@@ -198,12 +198,13 @@ void Importer::atenEmbeddingBag(const ex::Node &node, StringRef op) {
   std::optional<int64_t> padding = optIntArg(node, "padding_idx");
   if (padding && *padding < 0)
     padding.reset();
+  Value weight = tensorArg(node, "weight");
+  Value indices = tensorArg(node, "indices");
+  Value offsets = tensorArg(node, "offsets");
+  Value perSample = optTensorArg(node, "per_sample_weights");
   return setResult(node, 0,
-                   tb.embeddingBag(tensorArg(node, "weight"),
-                                   tensorArg(node, "indices"),
-                                   tensorArg(node, "offsets"),
-                                   intArg(node, "mode", 0),
-                                   optTensorArg(node, "per_sample_weights"),
+                   tb.embeddingBag(weight, indices, offsets,
+                                   intArg(node, "mode", 0), perSample,
                                    boolArg(node, "include_last_offset", false),
                                    padding));
 }

@@ -217,6 +217,7 @@ private:
   void atenConstantPad(const ex::Node &node, StringRef op);
   void atenScatterAdd(const ex::Node &node, StringRef op);
   void atenRemainder(const ex::Node &node, StringRef op);
+  void atenAtan2(const ex::Node &node, StringRef op);
   void atenActivation(const ex::Node &node, StringRef op);
   void atenIsSpecial(const ex::Node &node, StringRef op);
   void atenBitwise(const ex::Node &node, StringRef op);

@@ -108,10 +108,13 @@ Value TensorBuilder::unary(Unary kind, Value x) {
   }
 }
 
+/// A float number operand (a function, not a lambda: scripts/
+/// check_call_order.py takes lambdas for IR builders).
+static Scalar real(double v) { return Scalar::ofFloat(v); }
+
 Value TensorBuilder::unaryComposite(Unary kind, Value x) {
   using B = Binary;
   using D = ComparisonDirection;
-  auto real = [](double v) { return Scalar::ofFloat(v); };
   Type elt = typeOf(x).getElementType();
   // An integer is its own trunc, as in torch.
   if (kind == Unary::Trunc && !isa<FloatType>(elt))
@@ -132,8 +135,8 @@ Value TensorBuilder::unaryComposite(Unary kind, Value x) {
     Value big = unary(Unary::Exp, binary(B::Sub, far, real(std::log(2.0))));
     Value tiny = unary(Unary::Exp, binary(B::Sub, unary(Unary::Neg, far),
                                           real(std::log(2.0))));
-    Value largeValue = binary(B::Mul, unary(Unary::Sign, v),
-                              binary(B::Sub, big, tiny));
+    Value sign = unary(Unary::Sign, v);
+    Value largeValue = binary(B::Mul, sign, binary(B::Sub, big, tiny));
     return where(small, smallValue, largeValue);
   };
   switch (kind) {
@@ -153,20 +156,79 @@ Value TensorBuilder::unaryComposite(Unary kind, Value x) {
     Value twice = binary(B::Mul, binary(B::Mul, half, half), real(2.0));
     return binary(B::Add, twice, real(1.0));
   }
-  case Unary::Tan:
-    return binary(B::Div, unary(Unary::Sin, x), unary(Unary::Cos, x));
+  case Unary::Tan: {
+    Value sin = unary(Unary::Sin, x);
+    Value cos = unary(Unary::Cos, x);
+    return binary(B::Div, sin, cos);
+  }
   case Unary::Trunc:
   case Unary::Frac: {
     // Toward zero: ceil below zero, floor above (no gradient, as torch;
     // frac's is 1).
     Value negative = compare(D::LT, x, Scalar::ofInt(0));
-    Value whole = where(negative, unary(Unary::Ceil, x),
-                        unary(Unary::Floor, x));
+    Value up = unary(Unary::Ceil, x);
+    Value down = unary(Unary::Floor, x);
+    Value whole = where(negative, up, down);
     return kind == Unary::Trunc ? whole : binary(B::Sub, x, whole);
+  }
+  case Unary::Atan:
+    return atan2(x, Scalar::ofFloat(1.0));
+  case Unary::Asin:
+  case Unary::Acos: {
+    // The angle of (sqrt(1 - x^2), x): exact at +-1, NaN outside [-1, 1]
+    // (sqrt of a negative), as torch.
+    Value one = full(typeOf(x).getShape(), typeOf(x).getElementType(),
+                     Scalar::ofFloat(1.0));
+    Value rest = unary(Unary::Sqrt,
+                       binary(B::Sub, one, binary(B::Mul, x, x)));
+    return kind == Unary::Asin ? atan2(x, rest) : atan2(rest, x);
+  }
+  case Unary::Asinh: {
+    // sign(x) log1p(|x| + x^2 / (1 + sqrt(1 + x^2))): no cancellation for
+    // small or negative x. Past 2^28, x^2 would overflow in f32: there it
+    // is sign(x) (log(|x|) + ln 2).
+    // |x| by a select, not abs: abs's gradient at 0 is 0, asinh's is 1.
+    Value negative = compare(D::LT, x, Scalar::ofInt(0));
+    Value size = where(negative, unary(Unary::Neg, x), x);
+    Value big = compare(D::GT, size, real(268435456.0));
+    Value small = where(big, real(1.0), size);
+    Value square = binary(B::Mul, small, small);
+    Value root = unary(Unary::Sqrt, binary(B::Add, square, real(1.0)));
+    Value near = unary(Unary::Log1p,
+                       binary(B::Add, small,
+                              binary(B::Div, square,
+                                     binary(B::Add, root, real(1.0)))));
+    Value far = binary(B::Add, unary(Unary::Log, where(big, size, real(1.0))),
+                       real(std::log(2.0)));
+    Value magnitude = where(big, far, near);
+    return where(negative, unary(Unary::Neg, magnitude), magnitude);
+  }
+  case Unary::Acosh: {
+    // log1p(t + sqrt(t (t + 2))) with t = x - 1: exact near 1; NaN below
+    // 1, as torch.
+    Value t = binary(B::Sub, x, real(1.0));
+    Value root = unary(Unary::Sqrt,
+                       binary(B::Mul, t, binary(B::Add, t, real(2.0))));
+    return unary(Unary::Log1p, binary(B::Add, t, root));
+  }
+  case Unary::Atanh: {
+    // log1p(2x / (1 - x)) / 2: +-inf at +-1, NaN outside, as torch.
+    Value twice = binary(B::Mul, x, real(2.0));
+    Value rest = binary(B::Sub, real(1.0), x);
+    Value ratio = binary(B::Div, twice, rest);
+    return binary(B::Mul, unary(Unary::Log1p, ratio), real(0.5));
   }
   default:
     return error("unhandled unary op");
   }
+}
+
+Value TensorBuilder::atan2(const Operand &a, const Operand &b) {
+  Type element = floatTypeFor(promote(a, b));
+  auto [lhs, rhs] = broadcastOperands(a, b, element);
+  if (!lhs || !rhs)
+    return Value();
+  return Atan2Op::create(this->b, loc, lhs, rhs);
 }
 
 std::pair<Value, Value> TensorBuilder::broadcastOperands(const Operand &x,

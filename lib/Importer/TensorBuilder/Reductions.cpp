@@ -214,8 +214,9 @@ Value TensorBuilder::prod(Value x, ArrayRef<int64_t> dims, bool keepdim,
     }
     while (n > 1) {
       int64_t half = n / 2;
-      Value product = binary(Binary::Mul, slice(x, d, 0, half, 1),
-                             slice(x, d, half, 2 * half, 1));
+      Value low = slice(x, d, 0, half, 1);
+      Value high = slice(x, d, half, 2 * half, 1);
+      Value product = binary(Binary::Mul, low, high);
       x = n % 2 ? concat({product, slice(x, d, 2 * half, n, 1)}, d) : product;
       n = n - half;
     }

@@ -596,8 +596,8 @@ Value TensorBuilder::sliceScatter(Value x, Value src, int64_t dim,
     taken.push_back(on);
     source.push_back(on ? (j - lo) / step : 0);
   }
-  Value spread = indexSelect(convert(src, type.getElementType()), d,
-                             indexConstant(source));
+  Value converted = convert(src, type.getElementType());
+  Value spread = indexSelect(converted, d, indexConstant(source));
   SmallVector<int64_t> along(type.getRank(), 1);
   along[d] = size;
   auto maskType = RankedTensorType::get({size}, b.getI1Type());

@@ -253,6 +253,24 @@ OpFoldResult PowOp::fold(FoldAdaptor adaptor) {
       });
 }
 
+OpFoldResult Atan2Op::fold(FoldAdaptor adaptor) {
+  if (!allFoldable(adaptor.getOperands()))
+    return {};
+  return constFoldBinaryOp<FloatAttr, FloatAttr::ValueType, void>(
+      adaptor.getOperands(), [](const APFloat &a, const APFloat &b) {
+        bool losesInfo;
+        APFloat wa = a, wb = b;
+        wa.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
+                   &losesInfo);
+        wb.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
+                   &losesInfo);
+        APFloat result(std::atan2(wa.convertToDouble(), wb.convertToDouble()));
+        result.convert(a.getSemantics(), APFloat::rmNearestTiesToEven,
+                       &losesInfo);
+        return result;
+      });
+}
+
 OpFoldResult MaximumOp::fold(FoldAdaptor adaptor) {
   if (getLhs() == getRhs())
     return getLhs();

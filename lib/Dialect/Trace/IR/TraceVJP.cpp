@@ -293,6 +293,19 @@ TRACE_BINARY_VJP(DivOp, {
   db = e.mul(negated, quotient);
 })
 
+// atan2, y = atan2(a, b) (torch's atan2_backward): with r = a^2 + b^2,
+//   da = g * (b / r), db = g * (-a / r)
+TRACE_BINARY_VJP(Atan2Op, {
+  Value aa = e.mul(a, a);
+  Value bb = e.mul(b, b);
+  Value r = e.add(aa, bb);
+  Value bOverR = e.div(b, r);
+  da = e.mul(g, bOverR);
+  Value negated = e.neg(a);
+  Value aOverR = e.div(negated, r);
+  db = e.mul(g, aOverR);
+})
+
 #undef TRACE_BINARY_VJP
 
 // pow, y = a^b (torch's pow_backward_self / pow_backward_exponent):

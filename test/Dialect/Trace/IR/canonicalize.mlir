@@ -67,6 +67,19 @@ func.func @constant_fold_float() -> (tensor<2x2xf32>, tensor<2xf32>, tensor<3xf3
 
 // -----
 
+// atan2 of constants folds in double: atan2(1, -1) = 3 pi / 4.
+// CHECK-LABEL: func @constant_fold_atan2
+// CHECK: %[[R:.*]] = trace.constant dense<[2.35619449{{[0-9]*}}, 0.000000e+00]> : tensor<2xf64>
+// CHECK: return %[[R]]
+func.func @constant_fold_atan2() -> tensor<2xf64> {
+  %a = trace.constant dense<[1.0, 0.0]> : tensor<2xf64>
+  %b = trace.constant dense<[-1.0, 2.0]> : tensor<2xf64>
+  %0 = trace.atan2 %a, %b : tensor<2xf64>
+  return %0 : tensor<2xf64>
+}
+
+// -----
+
 // CHECK-LABEL: func @constant_fold_int
 // CHECK-DAG: trace.constant dense<[3, -3]> : tensor<2xi32>
 // CHECK-DAG: trace.constant dense<[true, false]> : tensor<2xi1>

@@ -104,6 +104,29 @@ func.func @pow(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+// atan2, y = atan2(a, b) (torch's atan2_backward): r = a * a + b * b,
+//   da = g * (b / r), db = g * (-a / r)
+// CHECK-LABEL: func @atan2_grad
+// CHECK-SAME: (%[[A:[a-z0-9_]+]]: tensor<4xf32>, %[[B:[a-z0-9_]+]]: tensor<4xf32>, %[[G:[a-z0-9_]+]]: tensor<4xf32>
+// CHECK-SAME: {
+// CHECK-NEXT: %[[Y:.*]] = trace.atan2 %[[A]], %[[B]]
+// CHECK-NEXT: trace.forward_end
+// CHECK-NEXT: %[[AA:.*]] = trace.mul %[[A]], %[[A]]
+// CHECK-NEXT: %[[BB:.*]] = trace.mul %[[B]], %[[B]]
+// CHECK-NEXT: %[[R:.*]] = trace.add %[[AA]], %[[BB]]
+// CHECK-NEXT: %[[BR:.*]] = trace.div %[[B]], %[[R]]
+// CHECK-NEXT: %[[DA:.*]] = trace.mul %[[G]], %[[BR]]
+// CHECK-NEXT: %[[NA:.*]] = trace.neg %[[A]]
+// CHECK-NEXT: %[[AR:.*]] = trace.div %[[NA]], %[[R]]
+// CHECK-NEXT: %[[DB:.*]] = trace.mul %[[G]], %[[AR]]
+// CHECK-NEXT: return %[[Y]], %[[DA]], %[[DB]]
+func.func @atan2(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %r = trace.atan2 %a, %b : tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
 // maximum (torch's rule): t = a == b ? g * 0.5 : g; the operand that loses
 // gets 0: da = a < b ? 0 : t, db = a > b ? 0 : t. A tie halves g.
 // CHECK-LABEL: func @maximum_grad

@@ -219,6 +219,14 @@ def Trace_DivOp : Trace_BinaryOp<"div", Trace_NumericTensor> {
 def Trace_PowOp : Trace_BinaryOp<"pow", Trace_FloatTensor> {
   let summary = "Elementwise power, lhs ^ rhs";
 }
+def Trace_Atan2Op : Trace_BinaryOp<"atan2", Trace_FloatTensor> {
+  let summary = "Elementwise atan2(lhs, rhs): the angle of the point (rhs, lhs)";
+  let description = [{
+    In (-pi, pi], as C's and torch's atan2. The inverse trigonometric and
+    hyperbolic functions the importers need (asin, acos, atan and their
+    hyperbolic kin) are formulas of it and of the other primitives.
+  }];
+}
 def Trace_MaximumOp : Trace_BinaryOp<"maximum", Trace_NumericTensor, [Commutative]> {
   let summary = "Elementwise maximum (NaN-propagating, like torch.maximum)";
 }
