@@ -39,9 +39,12 @@ import copy
 import hashlib
 import itertools
 import json
+import logging
 import os
 import subprocess
+import sys
 import tempfile
+import time
 import warnings
 
 import torch
@@ -55,6 +58,68 @@ from .library import (_DTYPES, _MLIR_DTYPES, _Library, _results,
 # Next to a library compile() built: its target, mode, inputs' names,
 # shapes and dtypes (trace_mlir.load reads it).
 _MODULE_FILE = "step.module.json"
+
+
+# trace-compile's remarks, warnings and stage times, as it prints them.
+logger = logging.getLogger("trace_mlir")
+
+# A compile that has run this long shows its stages on stderr when the
+# application has not configured logging for trace_mlir.
+PROGRESS_AFTER_S = 3.0
+
+
+def _run_compiler(command, name):
+    """Runs trace-compile with -v, logging each line as it comes: its stage
+    times (`trace-compile: cpu-pipeline: 3.35 s`, cumulative) at INFO,
+    warnings at WARNING, remarks and notes at INFO. Without a handler for
+    trace_mlir, a compile past PROGRESS_AFTER_S prints its stages to
+    stderr. Returns stderr's lines; raises TraceMLIRError when it fails."""
+    start = time.monotonic()
+    configured = logger.hasHandlers() and any(
+        not isinstance(h, logging.NullHandler) for h in _handlers(logger))
+    shown = False
+    lines = []
+    with subprocess.Popen(command, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True) as proc:
+        for line in proc.stderr:
+            line = line.rstrip("\n")
+            lines.append(line)
+            if "warning:" in line:
+                logger.warning("%s", line)
+            elif "error:" in line:
+                continue
+            else:
+                logger.info("%s", line)
+            if configured:
+                continue
+            if not shown and time.monotonic() - start > PROGRESS_AFTER_S:
+                shown = True
+                sys.stderr.write(f"trace_mlir: compiling {name}\n")
+            if shown and line.startswith("trace-compile: "):
+                sys.stderr.write(f"  {line[len('trace-compile: '):]}\n")
+        proc.wait()
+    logger.info("trace-compile: %s compiled in %.2f s", name,
+                time.monotonic() - start)
+    if proc.returncode != 0:
+        errors = [line for line in lines if not _is_stage(line)]
+        raise TraceMLIRError("\n".join(errors).strip() or
+                             f"trace-compile exited {proc.returncode}")
+    return lines
+
+
+def _is_stage(line):
+    """`trace-compile: STAGE: 1.23 s` and the like: -v's progress."""
+    return line.startswith("trace-compile: ") and "error" not in line and (
+        line.endswith(" s") or ": wrote " in line)
+
+
+def _handlers(log):
+    """The handlers a record of `log` reaches (its own and its parents')."""
+    while log:
+        yield from log.handlers
+        if not log.propagate:
+            break
+        log = log.parent
 
 
 def _remat_flags(remat):
@@ -248,13 +313,11 @@ class CompiledModule(torch.nn.Module):
                        "-o", directory, "--name=step",
                        f"--cache-dir={os.path.join(self._cache_dir, 'objects')}"
                        ] + shapes + flags
-            proc = subprocess.run(command, capture_output=True, text=True)
-            if proc.returncode != 0:
-                raise TraceMLIRError(proc.stderr.strip() or
-                                     f"trace-compile exited {proc.returncode}")
+            stderr = _run_compiler(command + ["-v"],
+                                   type(self.module).__name__)
             # The importer's warnings (a buffer updated in a checkpoint
-            # region, missing debug info) reach the user as Python's.
-            for line in proc.stderr.splitlines():
+            # region, missing debug info) reach the user as Python's too.
+            for line in stderr:
                 if "warning:" in line:
                     warnings.warn(f"trace-compile: {line.strip()}",
                                   stacklevel=4)
@@ -268,6 +331,19 @@ class CompiledModule(torch.nn.Module):
         library = _Library(directory, "step")
         library.input_names = names
         return library
+
+    def __reduce__(self):
+        """Pickling, torch.save and copy.deepcopy: a loaded library (a
+        ctypes handle) cannot be copied, so the module is rebuilt from the
+        model and the directories of the libraries compiled so far, which
+        must still exist where it is loaded (give compile() a cache_dir
+        that outlives the process; the default is a temporary one)."""
+        settings = {"flags": self._flags, "target": self._target,
+                    "cache_dir": None if self._scratch else self._cache_dir,
+                    "recompile": self._recompile,
+                    "frontend": self._frontend, "prebuilt": self._prebuilt,
+                    "dtypes": self._dtypes, "training": self.training}
+        return (_rebuild, (self.module, self.directories, settings))
 
     @property
     def directories(self):
@@ -361,6 +437,41 @@ class CompiledModule(torch.nn.Module):
         grad_tensors = [values[n] for n in grad_names]
         return _Step.apply(library, values, buffers, grad_names,
                            *grad_tensors)
+
+
+def _rebuild(module, directories, settings):
+    """A CompiledModule of `module` with the libraries in `directories`
+    (CompiledModule.__reduce__); it compiles other shapes as the original
+    did, unless the original was loaded with trace_mlir.load."""
+    step = CompiledModule.__new__(CompiledModule)
+    torch.nn.Module.__init__(step)
+    step.module = module
+    step._frontend = settings["frontend"]
+    step._target = settings["target"]
+    step._prebuilt = settings["prebuilt"]
+    step._flags = list(settings["flags"])
+    step._recompile = settings["recompile"]
+    step._cache_dir = settings["cache_dir"]
+    step._scratch = None
+    if step._cache_dir is None:
+        step._scratch = tempfile.TemporaryDirectory(prefix="trace_mlir-")
+        step._cache_dir = step._scratch.name
+    step._libraries = {}
+    step._record_paths()
+    step._fsdp_types = {}
+    step._shapes_seen = set()
+    step._dtypes = tuple(settings["dtypes"])
+    for directory in directories:
+        if not os.path.exists(os.path.join(directory, _MODULE_FILE)):
+            raise TraceMLIRError(
+                f"trace_mlir: cannot rebuild the compiled "
+                f"{type(module).__name__}: its library directory "
+                f"{directory} is gone (compile with a cache_dir that "
+                "outlives the process to save or copy the module)")
+        step._load(directory)
+    step._dtypes = tuple(settings["dtypes"])
+    step.training = settings["training"]
+    return step
 
 
 def compile(module, example_inputs, remat="min-cut", target="cpu",
