@@ -29,6 +29,9 @@ class _ExportedProgram:
                                 node.meta.get("custom"),
                                 node.meta.get("nn_module_stack"))).encode())
         digest.update(str(self.program.graph_signature).encode())
+        # The parameters' and buffers' shapes and dtypes, which the graph's
+        # nodes do not name: two widths of one model are two libraries.
+        _digest_state(digest, self.program.state_dict)
         for name, value in sorted(self.program.constants.items()):
             if isinstance(value, torch.Tensor):
                 digest.update(repr((name, value.dtype, list(value.shape),
@@ -55,6 +58,7 @@ class _TorchScript:
         # text elides large ones).
         graph = self.traced.inlined_graph
         digest.update(str(graph).encode())
+        _digest_state(digest, self.traced.state_dict())
         for n in graph.nodes():
             if n.kind() == "prim::Constant" and n.hasAttribute("value") \
                     and n.kindOf("value") == "t":
@@ -64,6 +68,15 @@ class _TorchScript:
 
     def save(self, path):
         self.traced.save(path)
+
+
+def _digest_state(digest, state):
+    """Adds the name, dtype and shape of each tensor of `state` (a
+    state_dict) to `digest`."""
+    for name, value in sorted(state.items()):
+        if isinstance(value, torch.Tensor):
+            digest.update(repr((name, value.dtype,
+                                list(value.shape))).encode())
 
 
 _FRONTENDS = {"export": _ExportedProgram, "torchscript": _TorchScript}
