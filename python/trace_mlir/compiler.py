@@ -70,7 +70,7 @@ PROGRESS_AFTER_S = 3.0
 
 def _run_compiler(command, name):
     """Runs trace-compile with -v, logging each line as it comes: its stage
-    times (`trace-compile: cpu-pipeline: 3.35 s`, cumulative) at INFO,
+    times (`trace-compile: STAGE: SECONDS s`, cumulative) at INFO,
     warnings at WARNING, remarks and notes at INFO. Without a handler for
     trace_mlir, a compile past PROGRESS_AFTER_S prints its stages to
     stderr. Returns stderr's lines; raises TraceMLIRError when it fails."""
@@ -108,7 +108,7 @@ def _run_compiler(command, name):
 
 
 def _is_stage(line):
-    """`trace-compile: STAGE: 1.23 s` and the like: -v's progress."""
+    """`trace-compile: STAGE: SECONDS s` and the like: -v's progress."""
     return line.startswith("trace-compile: ") and "error" not in line and (
         line.endswith(" s") or ": wrote " in line)
 
