@@ -120,6 +120,8 @@ public:
   Value compare(ComparisonDirection dir, const Operand &a, const Operand &b);
   /// torch.atan2(a, b), in a float type.
   Value atan2(const Operand &a, const Operand &b);
+  /// torch.fmod(a, b) of float operands: exact, with the sign of a.
+  Value fmod(const Operand &a, const Operand &b);
   /// torch.where(cond, a, b).
   Value where(Value cond, const Operand &a, const Operand &b);
   Value gelu(Value x, bool tanhApproximation);
@@ -202,6 +204,8 @@ public:
              std::optional<Type> dtype = std::nullopt);
   Value amax(Value x, ArrayRef<int64_t> dims, bool keepdim);
   Value amin(Value x, ArrayRef<int64_t> dims, bool keepdim);
+  /// ~x of an integer tensor, as -1 - x (no overflow at either end).
+  Value flipBits(Value x);
   /// The mean of the squared deviations over N - correction (torch.var).
   Value variance(Value x, ArrayRef<int64_t> dims, double correction,
                  bool keepdim);

@@ -208,6 +208,12 @@ static Value createScalar(Atan2Op, OpBuilder &b, Location loc,
                           ValueRange args) {
   return createTranscendental<math::Atan2Op>(b, loc, args);
 }
+static Value createScalar(RemOp, OpBuilder &b, Location loc,
+                          ValueRange args) {
+  // remf is C's fmod (libm on the CPU, frem in NVPTX); f16 and bf16
+  // operands are exact in f32, and so is their fmod.
+  return createTranscendental<arith::RemFOp>(b, loc, args);
+}
 static Value createScalar(MaximumOp, OpBuilder &b, Location loc,
                           ValueRange args) {
   // maximumf propagates NaN, like torch.maximum (maxnumf would not).
@@ -337,7 +343,7 @@ void mlir::trace::trace_to_linalg::populateElementwisePatterns(
       ElementwiseLowering<LogisticOp>, ElementwiseLowering<AddOp>,
       ElementwiseLowering<SubOp>, ElementwiseLowering<MulOp>,
       ElementwiseLowering<DivOp>, ElementwiseLowering<PowOp>,
-      ElementwiseLowering<Atan2Op>,
+      ElementwiseLowering<Atan2Op>, ElementwiseLowering<RemOp>,
       ElementwiseLowering<MaximumOp>, ElementwiseLowering<MinimumOp>,
       ElementwiseLowering<CompareOp>, ElementwiseLowering<SelectOp>,
       ConvertLowering>(patterns.getContext());

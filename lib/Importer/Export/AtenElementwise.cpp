@@ -88,8 +88,47 @@ void Importer::atenMul(const ex::Node &node, StringRef op) {
   inF64(rhs);
   Value quotient = check(tb.binary(B::Div, lhs, rhs));
   using U = TensorBuilder::Unary;
-  Value rounded = tb.unary(*mode == "trunc" ? U::Trunc : U::Floor, quotient);
-  return setResult(node, tb.convert(check(rounded), element));
+  if (*mode == "trunc") {
+    Value rounded = tb.unary(U::Trunc, quotient);
+    return setResult(node, tb.convert(check(tb.stopGradient(rounded)),
+                                      element));
+  }
+  return setResult(node, tb.convert(check(floorDivide(lhs, rhs, quotient)),
+                                    element));
+}
+
+/// a // b as PyTorch's div_floor_floating: the exact multiple a - fmod(a,
+/// b) divided by b, less one where fmod and b differ in sign, rounded to
+/// the nearest integer; a / b where b is 0, and a zero of a / b's sign
+/// where the quotient is 0. floor(a / b) would round a / b first, so
+/// 5.0 // 0.1 would give 50 where torch gives 49.
+Value Importer::floorDivide(const Operand &a, const Operand &b,
+                            Value quotient) {
+  using B = TensorBuilder::Binary;
+  using U = TensorBuilder::Unary;
+  using D = ComparisonDirection;
+  Type element = TensorBuilder::typeOf(quotient).getElementType();
+  ArrayRef<int64_t> shape = TensorBuilder::typeOf(quotient).getShape();
+  Value x = check(tb.materialize(a, shape, element));
+  Value y = check(tb.materialize(b, shape, element));
+  Value mod = check(tb.fmod(x, y));
+  Value whole = tb.binary(B::Div, tb.binary(B::Sub, x, mod), y);
+  Value modNonzero = tb.compare(D::NE, mod, Scalar::ofInt(0));
+  Value modNegative = tb.compare(D::LT, mod, Scalar::ofInt(0));
+  Value divisorNegative = tb.compare(D::LT, y, Scalar::ofInt(0));
+  Value differ = tb.compare(D::NE, modNegative, divisorNegative);
+  Value adjust = tb.where(modNonzero, differ, modNonzero);
+  whole = tb.where(adjust, tb.binary(B::Sub, whole, Scalar::ofInt(1)), whole);
+  Value down = tb.unary(U::Floor, whole);
+  Value pastHalf = tb.compare(D::GT, tb.binary(B::Sub, whole, down),
+                              Scalar::ofFloat(0.5));
+  Value rounded =
+      tb.where(pastHalf, tb.binary(B::Add, down, Scalar::ofInt(1)), down);
+  Value signedZero = tb.binary(B::Mul, quotient, Scalar::ofFloat(0.0));
+  Value wholeZero = tb.compare(D::EQ, whole, Scalar::ofInt(0));
+  rounded = tb.where(wholeZero, signedZero, rounded);
+  Value divisorZero = tb.compare(D::EQ, y, Scalar::ofInt(0));
+  return tb.stopGradient(tb.where(divisorZero, quotient, rounded));
 }
 
 /// atan2.default.
@@ -98,11 +137,11 @@ void Importer::atenAtan2(const ex::Node &node, StringRef op) {
                                   operandArg(node, "other")));
 }
 
-/// fmod and remainder (.Tensor, .Scalar): fmod is a - trunc(a / b) b, the
-/// sign of a; remainder adds b where that and b differ in sign (the sign
-/// of b), as PyTorch's CPU kernel. Integers compute in f64 and convert
-/// back. The gradients are torch's: 1 for a, -trunc(a / b) (fmod) or
-/// -floor(a / b) (remainder) for b.
+/// fmod and remainder (.Tensor, .Scalar): fmod is trace.rem, the sign of
+/// a; remainder adds b where that and b differ in sign (the sign of b), as
+/// PyTorch's CPU kernel. Integers compute in f64 and convert back. The
+/// gradients are torch's: 1 for a, -trunc(a / b) (fmod) or -floor(a / b)
+/// (remainder) for b.
 void Importer::atenRemainder(const ex::Node &node, StringRef op) {
   using B = TensorBuilder::Binary;
   using D = ComparisonDirection;
@@ -116,9 +155,7 @@ void Importer::atenRemainder(const ex::Node &node, StringRef op) {
                                 compute));
   };
   Value x = tensorOf(a, b), y = tensorOf(b, a);
-  Value whole = tb.unary(TensorBuilder::Unary::Trunc,
-                         check(tb.binary(B::Div, x, y)));
-  Value mod = check(tb.binary(B::Sub, x, tb.binary(B::Mul, whole, y)));
+  Value mod = check(tb.fmod(x, y));
   if (op == "remainder") {
     Value nonzero = tb.compare(D::NE, mod, Scalar::ofInt(0));
     Value modNegative = tb.compare(D::LT, mod, Scalar::ofInt(0));
@@ -275,11 +312,18 @@ void Importer::atenBitwise(const ex::Node &node, StringRef op) {
   if (op == "bitwise_not")
     return setResult(node, notA);
   Operand other = operandArg(node, "other");
+  // A bool tensor and an int scalar promote to int64 in torch: integer
+  // bits again.
+  if (other.scalar && other.scalar->kind != Scalar::Kind::Bool)
+    fail(node.get_target() + ": only a bool scalar is supported with a bool "
+                             "tensor (an integer one makes it an integer "
+                             "bitwise operation, which has no primitive "
+                             "here)");
   Value b = other.tensor
                 ? boolean(other.tensor)
                 : tb.full(TensorBuilder::typeOf(a).getShape(),
                           builder.getI1Type(),
-                          Scalar::ofBool(other.scalar->asDouble() != 0));
+                          *other.scalar);
   if (op == "bitwise_and")
     return setResult(node, tb.where(a, b, Scalar::ofBool(false)));
   if (op == "bitwise_or")

@@ -218,6 +218,7 @@ private:
   void atenScatterAdd(const ex::Node &node, StringRef op);
   void atenRemainder(const ex::Node &node, StringRef op);
   void atenAtan2(const ex::Node &node, StringRef op);
+  Value floorDivide(const Operand &a, const Operand &b, Value quotient);
   void atenActivation(const ex::Node &node, StringRef op);
   void atenIsSpecial(const ex::Node &node, StringRef op);
   void atenBitwise(const ex::Node &node, StringRef op);

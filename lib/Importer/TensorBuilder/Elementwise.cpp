@@ -112,6 +112,16 @@ Value TensorBuilder::unary(Unary kind, Value x) {
 /// check_call_order.py takes lambdas for IR builders).
 static Scalar real(double v) { return Scalar::ofFloat(v); }
 
+/// The magnitude past which sqrt(x^2 + 1) rounds to |x| in `element` (1 /
+/// x^2 below its epsilon), a power of two: 2^ceil(p / 2) for a p-bit
+/// significand (64 for f16, 16 for bf16, 4096 for f32, 2^27 for f64). x^2
+/// stays finite there in every float type.
+static double largeArgument(Type element) {
+  unsigned precision = APFloat::semanticsPrecision(
+      cast<FloatType>(element).getFloatSemantics());
+  return std::ldexp(1.0, int((precision + 1) / 2));
+}
+
 Value TensorBuilder::unaryComposite(Unary kind, Value x) {
   using B = Binary;
   using D = ComparisonDirection;
@@ -175,22 +185,24 @@ Value TensorBuilder::unaryComposite(Unary kind, Value x) {
     return atan2(x, Scalar::ofFloat(1.0));
   case Unary::Asin:
   case Unary::Acos: {
-    // The angle of (sqrt(1 - x^2), x): exact at +-1, NaN outside [-1, 1]
-    // (sqrt of a negative), as torch.
+    // The angle of (sqrt(1 - x^2), x), with 1 - x^2 as (1 - x)(1 + x):
+    // exact near +-1, NaN outside [-1, 1] (sqrt of a negative), as torch.
     Value one = full(typeOf(x).getShape(), typeOf(x).getElementType(),
                      Scalar::ofFloat(1.0));
-    Value rest = unary(Unary::Sqrt,
-                       binary(B::Sub, one, binary(B::Mul, x, x)));
+    Value below = binary(B::Sub, one, x);
+    Value above = binary(B::Add, x, real(1.0));
+    Value rest = unary(Unary::Sqrt, binary(B::Mul, below, above));
     return kind == Unary::Asin ? atan2(x, rest) : atan2(rest, x);
   }
   case Unary::Asinh: {
     // sign(x) log1p(|x| + x^2 / (1 + sqrt(1 + x^2))): no cancellation for
-    // small or negative x. Past 2^28, x^2 would overflow in f32: there it
-    // is sign(x) (log(|x|) + ln 2).
+    // small or negative x. Past `large` (where 1 / x^2 is below the type's
+    // epsilon, and before x^2 overflows) it is sign(x) (log(|x|) + ln 2).
     // |x| by a select, not abs: abs's gradient at 0 is 0, asinh's is 1.
+    double large = largeArgument(typeOf(x).getElementType());
     Value negative = compare(D::LT, x, Scalar::ofInt(0));
     Value size = where(negative, unary(Unary::Neg, x), x);
-    Value big = compare(D::GT, size, real(268435456.0));
+    Value big = compare(D::GT, size, real(large));
     Value small = where(big, real(1.0), size);
     Value square = binary(B::Mul, small, small);
     Value root = unary(Unary::Sqrt, binary(B::Add, square, real(1.0)));
@@ -205,11 +217,17 @@ Value TensorBuilder::unaryComposite(Unary kind, Value x) {
   }
   case Unary::Acosh: {
     // log1p(t + sqrt(t (t + 2))) with t = x - 1: exact near 1; NaN below
-    // 1, as torch.
-    Value t = binary(B::Sub, x, real(1.0));
+    // 1, as torch. Past `large`, log(x) + ln 2, as t (t + 2) would
+    // overflow.
+    double large = largeArgument(typeOf(x).getElementType());
+    Value big = compare(D::GT, x, real(large));
+    Value t = binary(B::Sub, where(big, real(1.0), x), real(1.0));
     Value root = unary(Unary::Sqrt,
                        binary(B::Mul, t, binary(B::Add, t, real(2.0))));
-    return unary(Unary::Log1p, binary(B::Add, t, root));
+    Value near = unary(Unary::Log1p, binary(B::Add, t, root));
+    Value far = binary(B::Add, unary(Unary::Log, where(big, x, real(1.0))),
+                       real(std::log(2.0)));
+    return where(big, far, near);
   }
   case Unary::Atanh: {
     // log1p(2x / (1 - x)) / 2: +-inf at +-1, NaN outside, as torch.
@@ -229,6 +247,14 @@ Value TensorBuilder::atan2(const Operand &a, const Operand &b) {
   if (!lhs || !rhs)
     return Value();
   return Atan2Op::create(this->b, loc, lhs, rhs);
+}
+
+Value TensorBuilder::fmod(const Operand &a, const Operand &b) {
+  Type element = floatTypeFor(promote(a, b));
+  auto [lhs, rhs] = broadcastOperands(a, b, element);
+  if (!lhs || !rhs)
+    return Value();
+  return RemOp::create(this->b, loc, lhs, rhs);
 }
 
 std::pair<Value, Value> TensorBuilder::broadcastOperands(const Operand &x,

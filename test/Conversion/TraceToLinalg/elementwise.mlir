@@ -81,6 +81,7 @@ func.func @unary_float(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // CHECK: arith.maximumf %{{.*}}, %{{.*}} : f64
 // CHECK: arith.minimumf %{{.*}}, %{{.*}} : f64
 // CHECK: math.atan2 %{{.*}}, %{{.*}} : f64
+// CHECK: arith.remf %{{.*}}, %{{.*}} : f64
 func.func @binary_float(%x: tensor<5xf64>, %y: tensor<5xf64>) -> tensor<5xf64> {
   %0 = trace.add %x, %y : tensor<5xf64>
   %1 = trace.sub %0, %y : tensor<5xf64>
@@ -90,7 +91,8 @@ func.func @binary_float(%x: tensor<5xf64>, %y: tensor<5xf64>) -> tensor<5xf64> {
   %5 = trace.maximum %4, %y : tensor<5xf64>
   %6 = trace.minimum %5, %y : tensor<5xf64>
   %7 = trace.atan2 %6, %y : tensor<5xf64>
-  return %7 : tensor<5xf64>
+  %8 = trace.rem %7, %y : tensor<5xf64>
+  return %8 : tensor<5xf64>
 }
 
 // -----

@@ -271,6 +271,18 @@ OpFoldResult Atan2Op::fold(FoldAdaptor adaptor) {
       });
 }
 
+OpFoldResult RemOp::fold(FoldAdaptor adaptor) {
+  if (!allFoldable(adaptor.getOperands()))
+    return {};
+  // APFloat::mod is fmod, exact in the operands' own semantics.
+  return constFoldBinaryOp<FloatAttr, FloatAttr::ValueType, void>(
+      adaptor.getOperands(), [](const APFloat &a, const APFloat &b) {
+        APFloat result = a;
+        result.mod(b);
+        return result;
+      });
+}
+
 OpFoldResult MaximumOp::fold(FoldAdaptor adaptor) {
   if (getLhs() == getRhs())
     return getLhs();

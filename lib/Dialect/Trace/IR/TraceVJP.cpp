@@ -306,6 +306,20 @@ TRACE_BINARY_VJP(Atan2Op, {
   db = e.mul(g, aOverR);
 })
 
+// rem, y = fmod(a, b) (torch's fmod backward): with q = a / b,
+//   da = g, db = -g * trunc(q), trunc(q) = q < 0 ? ceil(q) : floor(q)
+TRACE_BINARY_VJP(RemOp, {
+  da = g;
+  Value q = e.div(a, b);
+  Value zero = e.zerosLike(q);
+  Value negative = e.cmp(ComparisonDirection::LT, q, zero);
+  Value up = CeilOp::create(e.b, e.loc, q);
+  Value down = FloorOp::create(e.b, e.loc, q);
+  Value whole = e.select(negative, up, down);
+  Value scaled = e.mul(g, whole);
+  db = e.neg(scaled);
+})
+
 #undef TRACE_BINARY_VJP
 
 // pow, y = a^b (torch's pow_backward_self / pow_backward_exponent):

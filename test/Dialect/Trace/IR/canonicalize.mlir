@@ -80,6 +80,20 @@ func.func @constant_fold_atan2() -> tensor<2xf64> {
 
 // -----
 
+// rem of constants is exact fmod: fmod(5, 0.1) is 0.0999..97, not 0 as
+// 5 - trunc(5 / 0.1) * 0.1 would give; fmod(-7, 2) keeps -7's sign.
+// CHECK-LABEL: func @constant_fold_rem
+// CHECK: %[[R:.*]] = trace.constant dense<[0.0999999999999997{{[0-9]*}}, -1.000000e+00]> : tensor<2xf64>
+// CHECK: return %[[R]]
+func.func @constant_fold_rem() -> tensor<2xf64> {
+  %a = trace.constant dense<[5.0, -7.0]> : tensor<2xf64>
+  %b = trace.constant dense<[0.1, 2.0]> : tensor<2xf64>
+  %0 = trace.rem %a, %b : tensor<2xf64>
+  return %0 : tensor<2xf64>
+}
+
+// -----
+
 // CHECK-LABEL: func @constant_fold_int
 // CHECK-DAG: trace.constant dense<[3, -3]> : tensor<2xi32>
 // CHECK-DAG: trace.constant dense<[true, false]> : tensor<2xi1>

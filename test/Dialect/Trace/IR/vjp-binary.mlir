@@ -127,6 +127,29 @@ func.func @atan2(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+// rem, y = fmod(a, b) (torch's fmod backward): q = a / b,
+//   da = g, db = -(g * trunc(q)), trunc(q) = q < 0 ? ceil(q) : floor(q)
+// CHECK-LABEL: func @rem_grad
+// CHECK-SAME: (%[[A:[a-z0-9_]+]]: tensor<4xf32>, %[[B:[a-z0-9_]+]]: tensor<4xf32>, %[[G:[a-z0-9_]+]]: tensor<4xf32>
+// CHECK-SAME: {
+// CHECK-NEXT: %[[Y:.*]] = trace.rem %[[A]], %[[B]]
+// CHECK-NEXT: trace.forward_end
+// CHECK-NEXT: %[[Q:.*]] = trace.div %[[A]], %[[B]]
+// CHECK-NEXT: %[[Z:.*]] = trace.full 0.000000e+00 : tensor<4xf32>
+// CHECK-NEXT: %[[N:.*]] = trace.compare lt, %[[Q]], %[[Z]]
+// CHECK-NEXT: %[[UP:.*]] = trace.ceil %[[Q]]
+// CHECK-NEXT: %[[DOWN:.*]] = trace.floor %[[Q]]
+// CHECK-NEXT: %[[T:.*]] = trace.select %[[N]], %[[UP]], %[[DOWN]]
+// CHECK-NEXT: %[[S:.*]] = trace.mul %[[G]], %[[T]]
+// CHECK-NEXT: %[[DB:.*]] = trace.neg %[[S]]
+// CHECK-NEXT: return %[[Y]], %[[G]], %[[DB]]
+func.func @rem(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %r = trace.rem %a, %b : tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
 // maximum (torch's rule): t = a == b ? g * 0.5 : g; the operand that loses
 // gets 0: da = a < b ? 0 : t, db = a > b ? 0 : t. A tie halves g.
 // CHECK-LABEL: func @maximum_grad

@@ -227,6 +227,16 @@ def Trace_Atan2Op : Trace_BinaryOp<"atan2", Trace_FloatTensor> {
     hyperbolic kin) are formulas of it and of the other primitives.
   }];
 }
+def Trace_RemOp : Trace_BinaryOp<"rem", Trace_FloatTensor> {
+  let summary = "Elementwise fmod: lhs - n rhs, n = trunc(lhs / rhs) exactly";
+  let description = [{
+    C's fmod and torch.fmod: the result is exact, takes the sign of lhs
+    and is NaN where rhs is 0. A formula of div and trunc is not: its
+    quotient rounds, so fmod(5.0, 0.1) would give 0 where this gives
+    0.09999999999999973. torch.remainder and floor division are formulas
+    of it.
+  }];
+}
 def Trace_MaximumOp : Trace_BinaryOp<"maximum", Trace_NumericTensor, [Commutative]> {
   let summary = "Elementwise maximum (NaN-propagating, like torch.maximum)";
 }
