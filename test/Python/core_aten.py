@@ -138,6 +138,53 @@ class Bags(nn.Module):
                                 mode="sum", include_last_offset=True))
 
 
+class ExactDivision(nn.Module):
+    """Quotients that round: 5.0 / 0.1 is 50.0 in floating point, but
+    fmod(5.0, 0.1) is 0.09999999999999973 and 5.0 // 0.1 is 49.0."""
+
+    def forward(self, a):
+        return (torch.fmod(a, 0.1), torch.remainder(a, 0.1),
+                torch.remainder(-a, 0.1), torch.div(a, 0.1, rounding_mode="floor"),
+                torch.div(-a, 0.1, rounding_mode="floor"),
+                torch.fmod(a, 0.0), torch.div(a, 0.0, rounding_mode="floor"))
+
+
+class IntegerExtrema(nn.Module):
+    """amin and max.dim / min.dim of bool and int64 tensors, int64's
+    minimum and maximum included; prod, var and sum of a 0-d tensor
+    along dim 0."""
+
+    def forward(self, x, n, s):
+        flags = x > 0
+        top, top_at = flags.max(dim=1)
+        low, low_at = flags.min(dim=1)
+        return (torch.amin(flags, 1), torch.amax(flags, 0), top, top_at, low,
+                low_at, torch.amin(n, 0), torch.amax(n, 1), n.min(dim=1).values,
+                torch.prod(s, 0), torch.var(s, 0, correction=0),
+                torch.sum(s, -1), torch.prod(s, 0, keepdim=True))
+
+
+class HugeInverse(nn.Module):
+    """asinh and acosh where x^2 overflows f64."""
+
+    def forward(self, big):
+        return torch.asinh(big), torch.asinh(-big), torch.acosh(big)
+
+
+class PoolAllInfinite(nn.Module):
+    """Windows whose every element is -inf: the index is the window's
+    first position inside the input, as torch's."""
+
+    def forward(self, x):
+        y, i = F.max_pool2d(x, 3, stride=2, padding=1, return_indices=True)
+        return y, i
+
+
+class BitwiseInt(nn.Module):
+    def forward(self, x):
+        return ((x > 0) & 3).sum()
+
+
 class NonZero(nn.Module):
     def forward(self, x):
         return torch.nonzero(x).sum()
@@ -230,6 +277,32 @@ def main():
                 "bag)", Bags().double(),
                 (torch.tensor([1, 2, 4, 5, 4, 3]), torch.tensor([0, 2, 2, 5]),
                  torch.randn(6, **f64)), cache)
+        compare("fmod, remainder and floor division of rounding quotients",
+                ExactDivision(), (torch.tensor(
+                    [5.0, -5.0, 1.0, 0.3, 7.0, -0.25], dtype=torch.float64),),
+                cache)
+        ints = torch.tensor([[3, -2**63, 7], [2**63 - 1, 0, -5]])
+        compare("amin, amax, max.dim and min.dim of bool and int64; prod, "
+                "var and sum of a 0-d tensor along dim 0", IntegerExtrema(),
+                (x, ints, torch.tensor(1.5, dtype=torch.float64)), cache)
+        compare("asinh and acosh past f64's square", HugeInverse(),
+                (torch.tensor([1e200, 3e160, 2.0, 1.5e154, 1e300],
+                              dtype=torch.float64),), cache)
+        pooled = torch.randn(1, 2, 6, 7, **f64)
+        pooled[0, 0, :3, :4] = float("-inf")
+        pooled[0, 1] = float("-inf")
+        compare("max_pool indices of windows of -inf", PoolAllInfinite(),
+                (pooled,), cache)
+        refusals = [
+            ("a bool tensor & an int scalar is refused", BitwiseInt(), (x,),
+             "only a bool scalar is supported"),
+        ]
+        for name, module, inputs, expected in refusals:
+            try:
+                trace_mlir.compile(module, inputs, cache_dir=cache)
+                check(name, False, "it compiled")
+            except trace_mlir.TraceMLIRError as e:
+                check(name, expected in str(e), str(e).splitlines()[0])
         try:
             trace_mlir.compile(NonZero(), (x,), cache_dir=cache)
             check("nonzero is refused", False, "it compiled")

@@ -355,22 +355,29 @@ Value TensorBuilder::maxPool(Value x, ArrayRef<int64_t> kernel,
   for (int64_t k : kernel)
     windowSize *= k;
   // For the indices, each tap's source positions as a constant of the
-  // output's spatial shape: the flat index in the input plane.
+  // output's spatial shape: the flat index in the input plane. With no
+  // tap, the window's first position inside the input, torch's index
+  // where no element beats the initial -inf.
   SmallVector<int64_t> indexShape(rank, 1);
   int64_t positions = 1;
   for (int64_t d = 0; d < spatial; ++d) {
     indexShape[rank - spatial + d] = out[d];
     positions *= out[d];
   }
-  auto tapIndex = [&](ArrayRef<int64_t> tap) -> Value {
+  auto tapIndex = [&](std::optional<ArrayRef<int64_t>> tap) -> Value {
     SmallVector<int64_t> values(positions);
     for (int64_t o = 0; o < positions; ++o) {
       int64_t rest = o, flatIndex = 0, scale = 1;
       for (int64_t d = spatial - 1; d >= 0; --d) {
         int64_t at = rest % out[d];
         rest /= out[d];
-        flatIndex += (at * steps[d] - padding[d] + tap[d] * dilation[d]) *
-                     scale;
+        int64_t source = at * steps[d] - padding[d];
+        if (tap)
+          source += (*tap)[d] * dilation[d];
+        else
+          while (source < 0)
+            source += dilation[d];
+        flatIndex += source * scale;
         scale *= type.getDimSize(rank - spatial + d);
       }
       values[o] = flatIndex;
@@ -396,7 +403,7 @@ Value TensorBuilder::maxPool(Value x, ArrayRef<int64_t> kernel,
     if (!maximum) {
       maximum = candidate;
       if (indices)
-        where = broadcastTo(tapIndex(tap), typeOf(maximum).getShape());
+        where = broadcastTo(tapIndex(std::nullopt), typeOf(maximum).getShape());
       continue;
     }
     Value greater = CompareOp::create(b, loc, ComparisonDirection::GT,
@@ -406,7 +413,7 @@ Value TensorBuilder::maxPool(Value x, ArrayRef<int64_t> kernel,
     Value takes = SelectOp::create(b, loc, isNan, isNan, greater);
     maximum = SelectOp::create(b, loc, takes, candidate, maximum);
     if (indices)
-      where = this->where(takes, tapIndex(tap), where);
+      where = this->where(takes, tapIndex(ArrayRef<int64_t>(tap)), where);
   }
   if (indices)
     *indices = where;

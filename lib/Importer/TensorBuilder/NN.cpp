@@ -355,6 +355,14 @@ Value TensorBuilder::embeddingBag(Value weight, Value indices, Value offsets,
   int64_t bags = typeOf(offsets).getDimSize(0) - (includeLastOffset ? 1 : 0);
   if (bags < 0)
     return error("embedding_bag: include_last_offset needs an offset");
+  // torch takes per-sample weights only with mode='sum', one per index.
+  if (perSampleWeights && mode != 0)
+    return error("embedding_bag: per_sample_weights needs mode='sum'");
+  if (perSampleWeights &&
+      typeOf(perSampleWeights).getShape() != ArrayRef<int64_t>{n})
+    return error("embedding_bag: expected per_sample_weights of shape " +
+                 shapeString({n}) + " (one per index), got " +
+                 shapeString(typeOf(perSampleWeights).getShape()));
   Value rows = embedding(weight, indices, paddingIdx); // [n, D]
   if (!rows)
     return rows;

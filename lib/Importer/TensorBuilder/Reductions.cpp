@@ -76,6 +76,13 @@ Value TensorBuilder::mean(Value x, ArrayRef<int64_t> dims, bool keepdim,
 }
 
 Value TensorBuilder::amax(Value x, ArrayRef<int64_t> dims, bool keepdim) {
+  // Bools reduce as int64: a signed maximum of i1 ranks true (-1) below
+  // false.
+  Type element = typeOf(x).getElementType();
+  if (element.isInteger(1)) {
+    Value top = sumOrMax(convert(x, b.getI64Type()), dims, keepdim, true);
+    return top ? convert(top, element) : top;
+  }
   return sumOrMax(x, dims, keepdim, /*isMax=*/true);
 }
 
@@ -103,9 +110,24 @@ Value TensorBuilder::softmax(Value x, int64_t dim, bool log) {
 }
 
 Value TensorBuilder::amin(Value x, ArrayRef<int64_t> dims, bool keepdim) {
-  // In x's type: integers stay integers.
-  Value top = amax(unary(Unary::Neg, x), dims, keepdim);
-  return top ? unary(Unary::Neg, top) : top;
+  // In x's type: integers stay integers, bools reduce as int64.
+  Type element = typeOf(x).getElementType();
+  if (element.isInteger(1)) {
+    Value low = amin(convert(x, b.getI64Type()), dims, keepdim);
+    return low ? convert(low, element) : low;
+  }
+  if (isa<FloatType>(element)) {
+    Value top = amax(unary(Unary::Neg, x), dims, keepdim);
+    return top ? unary(Unary::Neg, top) : top;
+  }
+  // min(x) = ~max(~x) with ~x = -1 - x: negation would overflow at the
+  // type's minimum.
+  Value top = amax(flipBits(x), dims, keepdim);
+  return top ? flipBits(top) : top;
+}
+
+Value TensorBuilder::flipBits(Value x) {
+  return binary(Binary::Sub, Scalar::ofInt(-1), x);
 }
 
 Value TensorBuilder::variance(Value x, ArrayRef<int64_t> dims,
@@ -160,18 +182,28 @@ Value TensorBuilder::logsumexp(Value x, ArrayRef<int64_t> dims, bool keepdim) {
   return keepdim ? out : squeeze(out, dims);
 }
 
-/// torch's accumulation type for sums and products: int64 for bool and
-/// integer tensors, the float type itself otherwise.
+/// torch's result type for sums and products: int64 for bool and integer
+/// tensors, the float type itself otherwise.
 static Type accumulationType(OpBuilder &b, Type element) {
   return isa<FloatType>(element) ? element : Type(b.getI64Type());
 }
 
+/// The type a scan or product computes in: f32 for the 16-bit floats (as
+/// torch's CPU kernels accumulate), which round to their own type once at
+/// the end rather than at every step.
+static Type computeType(OpBuilder &b, Type element) {
+  if (auto f = dyn_cast<FloatType>(element); f && f.getWidth() < 32)
+    return b.getF32Type();
+  return element;
+}
+
 Value TensorBuilder::cumsum(Value x, int64_t dim, std::optional<Type> dtype) {
-  x = convert(x, dtype ? *dtype
-                       : accumulationType(b, typeOf(x).getElementType()));
+  Type result =
+      dtype ? *dtype : accumulationType(b, typeOf(x).getElementType());
+  x = convert(x, computeType(b, result));
   RankedTensorType type = typeOf(x);
   if (type.getRank() == 0)
-    return x;
+    return convert(x, result);
   int64_t d = normalizeDim(dim, type.getRank());
   if (d < 0)
     return Value();
@@ -187,13 +219,14 @@ Value TensorBuilder::cumsum(Value x, int64_t dim, std::optional<Type> dtype) {
     Value shifted = concat({zeros, slice(x, d, 0, n - k, 1)}, d);
     x = binary(Binary::Add, x, shifted);
   }
-  return x;
+  return convert(x, result);
 }
 
 Value TensorBuilder::prod(Value x, ArrayRef<int64_t> dims, bool keepdim,
                           std::optional<Type> dtype) {
-  x = convert(x, dtype ? *dtype
-                       : accumulationType(b, typeOf(x).getElementType()));
+  Type result =
+      dtype ? *dtype : accumulationType(b, typeOf(x).getElementType());
+  x = convert(x, computeType(b, result));
   RankedTensorType type = typeOf(x);
   auto all = llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
   auto norm = normalizeDims(dims.empty() ? ArrayRef<int64_t>(all) : dims,
@@ -221,7 +254,7 @@ Value TensorBuilder::prod(Value x, ArrayRef<int64_t> dims, bool keepdim,
       n = n - half;
     }
   }
-  return keepdim ? x : squeeze(x, *norm);
+  return convert(keepdim ? x : squeeze(x, *norm), result);
 }
 
 std::pair<Value, Value> TensorBuilder::extremum(Value x,
@@ -247,7 +280,9 @@ std::pair<Value, Value> TensorBuilder::extremum(Value x,
   // The first index of the extreme value, as torch, where NaN counts as the
   // extreme: the NaNs, else the elements equal to the max, are candidates,
   // and the smallest candidate index wins.
-  Value key = isMax ? x : unary(Unary::Neg, x);
+  Value key = isMax                                  ? x
+              : isa<FloatType>(typeOf(x).getElementType()) ? unary(Unary::Neg, x)
+                                                         : flipBits(x);
   Value top = stopGradient(amax(key, {d}, /*keepdim=*/true));
   Value hit = compare(ComparisonDirection::EQ, key, top);
   if (isa<FloatType>(typeOf(x).getElementType())) {
@@ -269,6 +304,7 @@ std::pair<Value, Value> TensorBuilder::extremum(Value x,
   Value value = gather(x, d, index);
   if (!index || !value)
     return {};
+  value = convert(value, type.getElementType());
   if (flat) {
     SmallVector<int64_t> ones(keepdim ? type.getRank() : 0, 1);
     return {reshape(value, ones), reshape(index, ones)};

@@ -138,6 +138,9 @@ TensorBuilder::normalizeDims(ArrayRef<int64_t> dims, int64_t rank) {
     }
     out.push_back(n);
   }
+  // A 0-d tensor takes dim 0 or -1, as torch, and has no dim to reduce.
+  if (rank == 0)
+    out.clear();
   llvm::sort(out);
   return out;
 }
