@@ -23,10 +23,13 @@ struct TraceMathApproximationPass final
     : trace::impl::TraceMathApproximationPassBase<TraceMathApproximationPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    // Every function upstream approximates; only f32 operands match the
-    // patterns, so f64 keeps its libm accuracy.
+    // Every function upstream approximates but atan2; only f32 operands
+    // match the patterns, so f64 keeps its libm accuracy. atan2's
+    // approximation returns NaN at (+-0, +-0) and (+-inf, +-inf) and
+    // loses the sign of -0, where libm (and libdevice on the GPU) give
+    // C's and torch's angles.
     populateMathPolynomialApproximationPatterns(
-        patterns, [](StringRef) { return true; });
+        patterns, [](StringRef name) { return !name.ends_with("atan2"); });
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }
