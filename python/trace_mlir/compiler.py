@@ -35,7 +35,9 @@ differentiable like the training one; under torch.no_grad() only
 forward_fwd runs and its saved values are dropped.
 """
 
+import contextlib
 import copy
+import fcntl
 import hashlib
 import itertools
 import json
@@ -58,6 +60,39 @@ from .library import (_DTYPES, _MLIR_DTYPES, _Library, _results,
 # Next to a library compile() built: its target, mode, inputs' names,
 # shapes and dtypes (trace_mlir.load reads it).
 _MODULE_FILE = "step.module.json"
+
+
+@contextlib.contextmanager
+def _exclusive(path, what):
+    """Holds an exclusive lock on the file `path` (made if missing): two
+    processes compiling one library into one cache_dir (DDP's ranks do)
+    take turns, and the second finds the first's library. The kernel
+    drops the lock of a process that dies, so a compile killed part-way
+    leaves nothing to wait for."""
+    with open(path, "a") as f:
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            logger.info("trace_mlir: waiting for another process compiling "
+                        "%s", what)
+            fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def _write_atomically(path, write):
+    """Writes `path` through a temporary file renamed over it: a reader
+    sees the old file or the whole new one, never a part."""
+    base, extension = os.path.splitext(path)
+    temporary = f"{base}.{os.getpid()}.tmp{extension}"
+    try:
+        write(temporary)
+        os.replace(temporary, path)
+    finally:
+        if os.path.exists(temporary):
+            os.remove(temporary)
 
 
 # trace-compile's remarks, warnings and stage times, as it prints them.
@@ -208,6 +243,8 @@ class CompiledModule(torch.nn.Module):
 
     def _library_for(self, inputs, training):
         """The library for these input shapes and mode, compiled if new."""
+        if self._dtypes is None:  # moved by .to(): compiles again
+            self._dtypes = tuple(getattr(t, "dtype", None) for t in inputs)
         if len(inputs) != len(self._dtypes):
             raise TypeError(f"trace_mlir: {type(self.module).__name__} was "
                             f"compiled for {len(self._dtypes)} inputs, got "
@@ -304,33 +341,86 @@ class CompiledModule(torch.nn.Module):
         digest.update(f"{binary}:{stat.st_size}:{stat.st_mtime_ns}".encode())
         key = digest.hexdigest()[:24]
         directory = os.path.join(self._cache_dir, key)
-        if not os.path.exists(os.path.join(directory, "libstep.so")):
-            os.makedirs(self._cache_dir, exist_ok=True)
-            model_path = os.path.join(self._cache_dir,
-                                      f"{key}{program.suffix}")
-            program.save(model_path)
-            command = [binary, model_path,
-                       "-o", directory, "--name=step",
-                       f"--cache-dir={os.path.join(self._cache_dir, 'objects')}"
-                       ] + shapes + flags
-            stderr = _run_compiler(command + ["-v"],
-                                   type(self.module).__name__)
-            # The importer's warnings (a buffer updated in a checkpoint
-            # region, missing debug info) reach the user as Python's too.
-            for line in stderr:
-                if "warning:" in line:
-                    warnings.warn(f"trace-compile: {line.strip()}",
-                                  stacklevel=4)
-            # What trace_mlir.load needs to call the library on a machine
-            # without the compiler.
-            with open(os.path.join(directory, _MODULE_FILE), "w") as f:
+        os.makedirs(self._cache_dir, exist_ok=True)
+        with _exclusive(os.path.join(self._cache_dir, f"{key}.lock"),
+                        type(self.module).__name__):
+            if not os.path.exists(os.path.join(directory, _MODULE_FILE)):
+                self._build(program, key, directory, names, inputs, shapes,
+                            flags, training, binary)
+        library = _Library(directory, "step")
+        library.input_names = names
+        return library
+
+    def _build(self, program, key, directory, names, inputs, shapes, flags,
+               training, binary):
+        """Runs trace-compile into `directory`, under the key's lock."""
+        model_path = os.path.join(self._cache_dir, f"{key}{program.suffix}")
+        _write_atomically(model_path, program.save)
+        command = [binary, model_path,
+                   "-o", directory, "--name=step",
+                   f"--cache-dir={os.path.join(self._cache_dir, 'objects')}"
+                   ] + shapes + flags
+        stderr = _run_compiler(command + ["-v"], type(self.module).__name__)
+        # The importer's warnings (a buffer updated in a checkpoint region,
+        # missing debug info) reach the user as Python's too.
+        for line in stderr:
+            if "warning:" in line:
+                warnings.warn(f"trace-compile: {line.strip()}", stacklevel=5)
+
+        # What trace_mlir.load needs to call the library on a machine
+        # without the compiler; written last, it marks the entry complete.
+        def write_module(path):
+            with open(path, "w") as f:
                 json.dump({"target": self._target, "training": training,
                            "input_names": names,
                            "inputs": [[list(t.shape), _MLIR_DTYPES[t.dtype]]
                                       for t in inputs]}, f)
-        library = _Library(directory, "step")
-        library.input_names = names
-        return library
+        _write_atomically(os.path.join(directory, _MODULE_FILE), write_module)
+
+    def _apply(self, fn, recurse=True):
+        """.to(), .cuda(), .cpu(), .double(), ...: the module moves as any
+        module does, and a change of the parameters' device or dtype drops
+        the libraries, so the next call compiles for where they are now
+        (target "cpu" or "cuda" for cuda:0). A module loaded with
+        trace_mlir.load cannot compile, and a device the compiled step
+        does not run on is refused: both raise TraceMLIRError."""
+        before = self._placement()
+        result = super()._apply(fn, recurse)
+        after = self._placement()
+        if after == before:
+            return result
+        devices = {t.device for t in self._tensors()}
+        name = type(self.module).__name__
+        if self._prebuilt is not None:
+            raise TraceMLIRError(
+                f"trace_mlir: {name} was loaded from {self._prebuilt} and "
+                "cannot compile again; its parameters now are "
+                f"{self._describe(after)}")
+        if devices <= {torch.device("cpu")}:
+            target = "cpu"
+        elif devices == {torch.device("cuda", 0)}:
+            target = "cuda"
+        else:
+            raise TraceMLIRError(
+                f"trace_mlir: {name} moved to "
+                f"{', '.join(sorted(map(str, devices)))}; a compiled step "
+                "runs on the CPU or on cuda:0 (move it back, or call "
+                "trace_mlir.compile on the module where it is)")
+        self._target = target
+        self._libraries = {}
+        self._shapes_seen = set()
+        self._dtypes = None  # taken from the next call's inputs
+        return result
+
+    def _tensors(self):
+        return list(self.module.parameters()) + list(self.module.buffers())
+
+    def _placement(self):
+        return tuple((t.device, t.dtype) for t in self._tensors())
+
+    @staticmethod
+    def _describe(placement):
+        return ", ".join(sorted({f"{d} on {v}" for v, d in placement}))
 
     def __reduce__(self):
         """Pickling, torch.save and copy.deepcopy: a loaded library (a
