@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/AffineMap.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -176,9 +177,37 @@ struct ReverseLowering final : OpConversionPattern<ReverseOp> {
 
 } // namespace
 
+/// A side-effect-free trace op whose results hold no element computes
+/// nothing: its results are tensor.empty. Lowered, such an op would be a
+/// slice, an insert or a concatenation at an offset equal to a dim of 0
+/// (x[1:1], a pad of an empty tensor), which the slice verifiers reject as
+/// out of bounds. It goes before the op's own pattern.
+struct EmptyResultLowering final : ConversionPattern {
+  EmptyResultLowering(MLIRContext *ctx)
+      : ConversionPattern(MatchAnyOpTypeTag(), /*benefit=*/10, ctx) {}
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isa<TraceDialect>(op->getDialect()) || op->getNumResults() == 0 ||
+        op->getNumRegions() != 0 || !isMemoryEffectFree(op))
+      return failure();
+    SmallVector<Value> empties;
+    for (Type type : op->getResultTypes()) {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      if (!tensor || !tensor.hasStaticShape() || tensor.getNumElements() != 0)
+        return failure();
+      empties.push_back(tensor::EmptyOp::create(
+          rewriter, op->getLoc(), tensor.getShape(), tensor.getElementType()));
+    }
+    rewriter.replaceOp(op, empties);
+    return success();
+  }
+};
+
 void mlir::trace::trace_to_linalg::populateShapePatterns(
     RewritePatternSet &patterns) {
   patterns.add<BroadcastInDimLowering, ReshapeLowering, TransposeLowering,
-               SliceLowering, ConcatenateLowering, ReverseLowering>(
-      patterns.getContext());
+               SliceLowering, ConcatenateLowering, ReverseLowering,
+               EmptyResultLowering>(patterns.getContext());
 }

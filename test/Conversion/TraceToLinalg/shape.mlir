@@ -118,6 +118,23 @@ func.func @slice(%a: tensor<2x3x8xf32>) -> tensor<2x2x3xf32> {
 
 // -----
 
+// An op whose result holds no element is an empty tensor: as an
+// extract_slice, x[1:1] of a dim of 1 would have an offset its verifier
+// rejects, and so would the inserts of a concatenation of empty tensors.
+// CHECK-LABEL: func.func @empty_results
+// CHECK-NOT: tensor.extract_slice
+// CHECK-NOT: tensor.concat
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<0x3xf32>
+// CHECK: %[[C:.*]] = tensor.empty() : tensor<7x0xf32>
+// CHECK: return %[[E]], %[[C]]
+func.func @empty_results(%a: tensor<1x3xf32>, %b: tensor<5x0xf32>, %c: tensor<1x0xf32>) -> (tensor<0x3xf32>, tensor<7x0xf32>) {
+  %0 = trace.slice %a [1:1, 0:3] : tensor<1x3xf32> -> tensor<0x3xf32>
+  %1 = trace.concatenate %c, %b, %c dim = 0 : (tensor<1x0xf32>, tensor<5x0xf32>, tensor<1x0xf32>) -> tensor<7x0xf32>
+  return %0, %1 : tensor<0x3xf32>, tensor<7x0xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @concatenate
 // CHECK-SAME: (%[[A:.*]]: tensor<2x3x4xf32>, %[[B:.*]]: tensor<2x5x4xf32>)
 // CHECK: %[[C:.*]] = tensor.concat dim(1) %[[A]], %[[B]], %[[A]] : (tensor<2x3x4xf32>, tensor<2x5x4xf32>, tensor<2x3x4xf32>) -> tensor<2x11x4xf32>
@@ -133,11 +150,13 @@ func.func @concatenate(%a: tensor<2x3x4xf32>, %b: tensor<2x5x4xf32>)
 // -----
 
 // Inputs empty along the dim are dropped (tensor.concat would insert them
-// past the end); with one input left, it is the result.
+// past the end); with one input left, it is the result; an empty result
+// is an empty tensor.
 // CHECK-LABEL: func.func @concatenate_empty
 // CHECK-SAME: (%[[A:.*]]: tensor<2x3xf32>, %[[E:.*]]: tensor<2x0xf32>)
 // CHECK: %[[C:.*]] = tensor.concat dim(1) %[[A]], %[[A]] : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x6xf32>
-// CHECK: return %[[C]], %[[A]], %[[E]]
+// CHECK: %[[N:.*]] = tensor.empty() : tensor<2x0xf32>
+// CHECK: return %[[C]], %[[A]], %[[N]]
 func.func @concatenate_empty(%a: tensor<2x3xf32>, %e: tensor<2x0xf32>)
     -> (tensor<2x6xf32>, tensor<2x3xf32>, tensor<2x0xf32>) {
   %0 = trace.concatenate %e, %a, %e, %a, %e dim = 1 : (tensor<2x0xf32>, tensor<2x3xf32>, tensor<2x0xf32>, tensor<2x3xf32>, tensor<2x0xf32>) -> tensor<2x6xf32>
