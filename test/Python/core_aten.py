@@ -180,6 +180,16 @@ class PoolAllInfinite(nn.Module):
         return y, i
 
 
+class Promotion(nn.Module):
+    """A 0-d tensor beside a tensor with dims counts by category only
+    (torch's result_type): f32 * f64 0-d is f32, int64 * f64 0-d is f64,
+    i32 + i64 0-d is i32, bool + i64 0-d is i64."""
+
+    def forward(self, x, s, n, k):
+        i32 = n.to(torch.int32)
+        return (x * s, n * s, i32 + k, (n > 2) + k, x + s.to(torch.float16))
+
+
 class BitwiseInt(nn.Module):
     def forward(self, x):
         return ((x > 0) & 3).sum()
@@ -293,6 +303,23 @@ def main():
         pooled[0, 1] = float("-inf")
         compare("max_pool indices of windows of -inf", PoolAllInfinite(),
                 (pooled,), cache)
+        promo_inputs = (torch.randn(4, 5, generator=gen),
+                        torch.tensor(1.25, dtype=torch.float64),
+                        torch.arange(6).reshape(2, 3), torch.tensor(7))
+        try:
+            step = trace_mlir.compile(Promotion(), promo_inputs,
+                                      cache_dir=cache)
+            with torch.no_grad():
+                got, want = step(*promo_inputs), Promotion()(*promo_inputs)
+            same = all(g.dtype == w.dtype and torch.allclose(g, w, rtol=0,
+                                                             atol=0)
+                       for g, w in zip(got, want))
+            check("type promotion of 0-d tensors beside tensors with dims",
+                  same, ", ".join(f"{g.dtype} for {w.dtype}"
+                                  for g, w in zip(got, want)))
+        except trace_mlir.TraceMLIRError as e:
+            check("type promotion of 0-d tensors beside tensors with dims",
+                  False, str(e).splitlines()[0])
         refusals = [
             ("a bool tensor & an int scalar is refused", BitwiseInt(), (x,),
              "only a bool scalar is supported"),

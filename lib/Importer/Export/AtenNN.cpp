@@ -57,20 +57,32 @@ void Importer::atenLayerNorm(const ex::Node &node, StringRef op) {
   setResult(node, 0, tb.layerNorm(input, shape, weight, bias, eps));
   if (!usedOutput(node, 1) && !usedOutput(node, 2))
     return;
-  using B = TensorBuilder::Binary;
   int64_t rank = TensorBuilder::typeOf(input).getRank();
   SmallVector<int64_t> dims;
   for (int64_t d = rank - int64_t(shape.size()); d < rank; ++d)
     dims.push_back(d);
+  setStatistics(node, input, dims, /*keepdim=*/true, eps);
+}
+
+/// Outputs 1 and 2 of a norm: the mean of `input` over `dims` and
+/// 1 / sqrt(var + eps), var without correction, as torch's kernels save
+/// them; differentiable, as native_group_norm's are in torch.
+void Importer::setStatistics(const ex::Node &node, Value input,
+                             ArrayRef<int64_t> dims, bool keepdim,
+                             double eps) {
+  using B = TensorBuilder::Binary;
   Value x = tb.convert(input, tb.floatTypeFor(TensorBuilder::typeOf(input)
                                                   .getElementType()));
   Value mean = check(tb.mean(x, dims, /*keepdim=*/true));
   Value centered = tb.binary(B::Sub, x, mean);
   Value squares = tb.binary(B::Mul, centered, centered);
-  Value var = check(tb.mean(squares, dims, /*keepdim=*/true));
+  Value var = check(tb.mean(squares, dims, keepdim));
   Value shifted = tb.binary(B::Add, var, Scalar::ofFloat(eps));
+  if (!keepdim)
+    mean = check(tb.squeeze(mean, dims));
+  Value rstd = tb.unary(TensorBuilder::Unary::Rsqrt, shifted);
   setResult(node, 1, mean);
-  setResult(node, 2, tb.unary(TensorBuilder::Unary::Rsqrt, shifted));
+  setResult(node, 2, rstd);
 }
 
 /// _native_batch_norm_legit_functional: (output, save_mean, save_rstd,
@@ -105,31 +117,45 @@ void Importer::atenBatchNorm(const ex::Node &node, StringRef op) {
 /// _native_batch_norm_legit.no_stats: (output, mean, rstd), BatchNorm in
 /// training without running statistics (track_running_stats=False).
 void Importer::atenBatchNormNoStats(const ex::Node &node, StringRef op) {
-  if (usedOutput(node, 1) || usedOutput(node, 2))
-    fail(node.get_target() + ": its saved statistics (outputs 1 and 2) are "
-                             "read by a later node; unsupported");
+  bool training = boolArg(node, "training");
+  bool statistics = usedOutput(node, 1) || usedOutput(node, 2);
+  if (statistics && !training)
+    fail(node.get_target() + ": its saved statistics (outputs 1 and 2) "
+                             "out of training are read by a later node; "
+                             "unsupported");
   Value input = tensorArg(node, "input");
   Value weight = optTensorArg(node, "weight");
   Value bias = optTensorArg(node, "bias");
+  double eps = floatArg(node, "eps");
   TensorBuilder::BatchNorm result =
-      tb.batchNorm(input, weight, bias, Value(), Value(),
-                   boolArg(node, "training"), floatArg(node, "momentum"),
-                   floatArg(node, "eps"));
-  return setResult(node, 0, result.output);
+      tb.batchNorm(input, weight, bias, Value(), Value(), training,
+                   floatArg(node, "momentum"), eps);
+  setResult(node, 0, result.output);
+  if (!statistics)
+    return;
+  // The batch's statistics per channel: over every dim but 1.
+  SmallVector<int64_t> dims;
+  for (int64_t d = 0, e = TensorBuilder::typeOf(input).getRank(); d < e; ++d)
+    if (d != 1)
+      dims.push_back(d);
+  setStatistics(node, input, dims, /*keepdim=*/false, eps);
 }
 
 /// native_group_norm: (output, mean, rstd); N, C and HxW restate the
 /// input's shape.
 void Importer::atenGroupNorm(const ex::Node &node, StringRef op) {
-  if (usedOutput(node, 1) || usedOutput(node, 2))
-    fail(node.get_target() + ": its saved statistics (outputs 1 and 2) are "
-                             "read by a later node; unsupported");
   Value input = tensorArg(node, "input");
   Value weight = optTensorArg(node, "weight");
   Value bias = optTensorArg(node, "bias");
-  return setResult(node, 0,
-                   tb.groupNorm(input, intArg(node, "group"), weight, bias,
-                                floatArg(node, "eps")));
+  int64_t groups = intArg(node, "group");
+  double eps = floatArg(node, "eps");
+  setResult(node, 0, tb.groupNorm(input, groups, weight, bias, eps));
+  if (!usedOutput(node, 1) && !usedOutput(node, 2))
+    return;
+  // Per sample and group, [N, G]: over the group's channels and positions.
+  int64_t n = TensorBuilder::typeOf(input).getDimSize(0);
+  Value grouped = check(tb.reshape(input, {n, groups, -1}));
+  setStatistics(node, grouped, {2}, /*keepdim=*/false, eps);
 }
 
 /// hardtanh (relu6 decomposes to it): a clamp whose gradient is 0 at the

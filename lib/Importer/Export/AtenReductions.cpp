@@ -55,6 +55,18 @@ void Importer::atenAny(const ex::Node &node, StringRef op) {
                                     Scalar::ofInt(0)));
 }
 
+/// max.default, min.default: the extreme of every element, 0-d, with
+/// amax's NaN and its gradient (shared evenly by ties, as torch's
+/// evenly_distribute_backward).
+void Importer::atenExtremeAll(const ex::Node &node, StringRef op) {
+  Value x = self(node);
+  if (TensorBuilder::typeOf(x).getNumElements() == 0)
+    fail(node.get_target() + ": of an empty tensor, which has no " +
+         op.str() + " (torch raises too)");
+  return setResult(node, op == "max" ? tb.amax(x, {}, /*keepdim=*/false)
+                                     : tb.amin(x, {}, /*keepdim=*/false));
+}
+
 /// amin.default.
 void Importer::atenAmin(const ex::Node &node, StringRef op) {
   Value x = self(node);
@@ -151,6 +163,8 @@ ArrayRef<Importer::Entry> Importer::reductionOps() {
       {"torch.ops.aten.mean.dim", &Importer::atenSum},
       {"torch.ops.aten.amax.default", &Importer::atenAmax},
       {"torch.ops.aten.amin.default", &Importer::atenAmin},
+      {"torch.ops.aten.max.default", &Importer::atenExtremeAll},
+      {"torch.ops.aten.min.default", &Importer::atenExtremeAll},
       {"torch.ops.aten.var.correction", &Importer::atenVar},
       {"torch.ops.aten.var.dim", &Importer::atenVar},
       {"torch.ops.aten.var_mean.correction", &Importer::atenVar},

@@ -219,6 +219,8 @@ private:
   void atenRemainder(const ex::Node &node, StringRef op);
   void atenAtan2(const ex::Node &node, StringRef op);
   Value floorDivide(const Operand &a, const Operand &b, Value quotient);
+  void setStatistics(const ex::Node &node, Value input,
+                     ArrayRef<int64_t> dims, bool keepdim, double eps);
   void atenActivation(const ex::Node &node, StringRef op);
   void atenIsSpecial(const ex::Node &node, StringRef op);
   void atenBitwise(const ex::Node &node, StringRef op);
@@ -226,6 +228,7 @@ private:
   void atenCopyFrom(const ex::Node &node, StringRef op);
   void atenEmpty(const ex::Node &node, StringRef op);
   void atenAmin(const ex::Node &node, StringRef op);
+  void atenExtremeAll(const ex::Node &node, StringRef op);
   void atenVar(const ex::Node &node, StringRef op);
   void atenProd(const ex::Node &node, StringRef op);
   void atenCumsum(const ex::Node &node, StringRef op);

@@ -100,9 +100,24 @@ Type TensorBuilder::promoteTypes(Type tx, Type ty) {
 }
 
 Type TensorBuilder::promote(const Operand &x, const Operand &y) {
-  if (x.tensor && y.tensor)
-    return promoteTypes(typeOf(x.tensor).getElementType(),
-                        typeOf(y.tensor).getElementType());
+  if (x.tensor && y.tensor) {
+    Type tx = typeOf(x.tensor).getElementType();
+    Type ty = typeOf(y.tensor).getElementType();
+    bool zx = typeOf(x.tensor).getRank() == 0;
+    bool zy = typeOf(y.tensor).getRank() == 0;
+    if (zx == zy)
+      return promoteTypes(tx, ty);
+    // A 0-d tensor beside a tensor with dims counts by category only, as
+    // torch's result_type (combine_categories): an f32 tensor times an
+    // f64 0-d tensor is f32, an i32 tensor plus an i64 0-d one is i32,
+    // an int tensor times an f64 0-d one is f64.
+    Type dims = zx ? ty : tx, zero = zx ? tx : ty;
+    if (isa<FloatType>(dims))
+      return dims;
+    if (dims.isInteger(1) || isa<FloatType>(zero))
+      return promoteTypes(dims, zero);
+    return dims;
+  }
   if (x.tensor || y.tensor) {
     const Operand &t = x.tensor ? x : y;
     const Operand &s = x.tensor ? y : x;
