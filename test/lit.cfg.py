@@ -21,6 +21,22 @@ config.test_exec_root = os.path.join(config.trace_obj_root, "test")
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%trace_src_root", config.trace_src_root))
 config.substitutions.append(("%trace_obj_root", config.trace_obj_root))
+config.substitutions.append(("%mlir_cmake_dir", config.mlir_cmake_dir))
+# IREE's compiler and runtime (python/requirements.txt), beside the
+# project's Python: they compile and run our linalg export.
+iree_bin = os.path.dirname(config.trace_python)
+if os.path.exists(os.path.join(iree_bin, "iree-compile")):
+    config.available_features.add("iree")
+    config.substitutions.append(("%iree_compile",
+                                 os.path.join(iree_bin, "iree-compile")))
+    config.substitutions.append(("%iree_run_module",
+                                 os.path.join(iree_bin, "iree-run-module")))
+# TracePlugin.so, for stock mlir-opt (built when MLIR is linked as
+# libMLIR.so, as mlir-opt-22 is).
+trace_plugin = os.path.join(config.trace_obj_root, "lib", "TracePlugin.so")
+if os.path.exists(trace_plugin):
+    config.available_features.add("trace-plugin")
+    config.substitutions.append(("%trace_plugin", trace_plugin))
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
@@ -47,6 +63,9 @@ if os.system(f"'{python}' -c 'import torch, numpy' > /dev/null 2>&1") == 0:
 # The model zoo's CNNs and ViT come from torchvision.
 if os.system(f"'{python}' -c 'import torchvision' > /dev/null 2>&1") == 0:
     config.available_features.add("torchvision")
+# torch-mlir's FX importer, for the table beside it (bench/torch_mlir_zoo.py).
+if os.system(f"'{python}' -c 'import torch_mlir.fx' > /dev/null 2>&1") == 0:
+    config.available_features.add("torch-mlir")
 
 # Features detected at configure time: ptxas (the CUDA toolkit) assembles the
 # emitted PTX; a visible GPU gates the tests that execute on it.

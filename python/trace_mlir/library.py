@@ -22,8 +22,8 @@ import torch
 
 from .errors import TraceMLIRError
 
-_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))))
+_PACKAGE = os.path.dirname(os.path.abspath(__file__))
+_ROOT = os.path.dirname(os.path.dirname(_PACKAGE))
 
 _DTYPES = {"f32": torch.float32, "f64": torch.float64,
            "f16": torch.float16, "bf16": torch.bfloat16,
@@ -32,18 +32,21 @@ _MLIR_DTYPES = {v: k for k, v in _DTYPES.items()}
 
 
 def _trace_compile_binary():
-    """$TRACE_COMPILE, else the repository's build/bin, else PATH."""
+    """$TRACE_COMPILE; else the tools installed with this package (a
+    `cmake --install` prefix holds PREFIX/python/trace_mlir and
+    PREFIX/bin); else the repository's build/bin; else PATH."""
     explicit = os.environ.get("TRACE_COMPILE")
     if explicit:
         return explicit
-    built = os.path.join(_ROOT, "build", "bin", "trace-compile")
-    if os.path.exists(built):
-        return built
+    for candidate in (os.path.join(_ROOT, "bin", "trace-compile"),
+                      os.path.join(_ROOT, "build", "bin", "trace-compile")):
+        if os.path.exists(candidate):
+            return candidate
     found = shutil.which("trace-compile")
     if not found:
         raise TraceMLIRError(
             "trace-compile not found: build the repository (scripts/demo.sh)"
-            " or set TRACE_COMPILE")
+            ", install it (cmake --install) or set TRACE_COMPILE")
     return found
 
 

@@ -456,6 +456,19 @@ std::string findCompiler(StringRef requested) {
   return "";
 }
 
+/// A runtime library of this project: `name` in the lib directory beside
+/// the directory holding this executable. The build tree (build/bin,
+/// build/lib) and an install prefix (bin, lib) have that layout, so an
+/// installed trace-compile never reads the build tree and a prefix can
+/// move.
+std::string runtimeLibrary(StringRef name) {
+  std::string self = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
+  llvm::SmallString<256> path(
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(self)));
+  llvm::sys::path::append(path, "lib", name);
+  return std::string(path);
+}
+
 DialectRegistry makeRegistry() {
   DialectRegistry registry;
   registerAllTraceDialects(registry);
@@ -765,16 +778,23 @@ LogicalResult TrainingStepCompiler::buildLibrary() {
   link.logPath = buildFile("link.log");
   if (cuda) {
 #ifdef TRACE_CUDA_RUNTIME_STATIC
-    link.libraries = {TRACE_CUDA_RUNTIME_STATIC,
+    std::string runtime = runtimeLibrary(TRACE_CUDA_RUNTIME_STATIC);
+    if (!llvm::sys::fs::exists(runtime)) {
+      error("cannot find the CUDA runtime '" + runtime + "' (trace-compile "
+            "looks in the lib directory beside its own)");
+      return failure();
+    }
+    link.libraries = {runtime,
                       "-L" TRACE_CUDA_ROOT "/lib64/stubs", "-lcuda"};
 #endif
   } else {
     // The CPU runtime (matmuls on OpenBLAS) goes next to the library, found
     // through $ORIGIN; memrefCopy comes from MLIR's C runner utilities.
-    std::string runtime = TRACE_CPU_RUNTIME;
+    std::string runtime = runtimeLibrary(TRACE_CPU_RUNTIME);
     std::string copy = file(llvm::sys::path::filename(runtime));
     if (std::error_code ec = llvm::sys::fs::copy_file(runtime, copy)) {
-      error("cannot copy the CPU runtime '" + runtime + "': " + ec.message());
+      error("cannot copy the CPU runtime '" + runtime + "' (trace-compile "
+            "looks in the lib directory beside its own): " + ec.message());
       return failure();
     }
     link.libraries = {copy, "-Wl,-rpath,$ORIGIN",
