@@ -70,7 +70,10 @@ fewer of its ops also fail with is charged to the smallest such sets
 (a rank-0 amax error in logsumexp is amax's). To the other ops it
 reaches the sample is blocked, not tried; the entries table shows every
 failure where it happened. Mismatches are charged to all the ops of the
-sample. Core ops no OpInfo sample reaches are listed and do not pass.
+sample. A sample that torch.export cannot export (a data-dependent
+shape in ctc_loss, say) is charged to no op: no backend built on
+torch.export can take it, and the entries table still shows it as
+failing. Core ops no OpInfo sample reaches are listed and do not pass.
 
 The tables (core ops, then OpInfo entries) are printed and end with the
 line `N of M core ops pass`; --write-docs writes them to
@@ -88,6 +91,7 @@ import argparse
 import collections
 import contextlib
 import datetime
+import gzip
 import json
 import math
 import os
@@ -953,6 +957,8 @@ def select_entries(op_db, args):
 
 # What a random sample is charged to: no core op.
 RANDOM = "(random)"
+# What a sample torch.export cannot export is charged to: no op of ours.
+EXPORT = "(export)"
 
 
 def _failure_key(reason):
@@ -990,7 +996,8 @@ def aggregate(results, core, complete):
     failing = collections.defaultdict(set)
     for rec in results:
         for r in rec["results"].values():
-            if r["reason"] and not r["reason"].startswith("random") and \
+            if r["reason"] and not r["reason"].startswith(("random",
+                                                          "export:")) and \
                     not named(r) and reached_packets(r):
                 failing[_failure_key(r["reason"])].add(reached_packets(r))
 
@@ -1003,6 +1010,8 @@ def aggregate(results, core, complete):
             return {op}
         if r["reason"].startswith("random"):
             return {RANDOM}
+        if r["reason"].startswith("export:"):
+            return {EXPORT}
         key = _failure_key(r["reason"])
         smaller = [q for q in failing[key] if q <= reached]
         minimal = [q for q in smaller if not any(o < q for o in smaller)]
@@ -1062,6 +1071,8 @@ def aggregate(results, core, complete):
             pk["reason"] = (
                 f"blocked: its {pk['blocked']} samples are random, not "
                 "comparable with eager" if by == RANDOM else
+                f"blocked: torch.export cannot export its {pk['blocked']} "
+                "samples" if by == EXPORT else
                 f"blocked: its {pk['blocked']} samples all fail at "
                 f"{'aten.' if '.' not in by else ''}{by} first")
         elif pk["tried"] == 0:
@@ -1202,7 +1213,8 @@ def main():
         a for a in sys.argv[1:]
         if not a.startswith("--from-results") and a != args.from_results)
     if args.from_results:
-        with open(args.from_results) as f:
+        opener = gzip.open if args.from_results.endswith(".gz") else open
+        with opener(args.from_results, "rt") as f:
             saved = json.load(f)
         results, meta = saved["results"], saved["meta"]
     else:
@@ -1246,7 +1258,8 @@ def main():
                 dump(results, meta)
 
         def dump(results, meta):
-            with open(args.results + ".tmp", "w") as f:
+            opener = gzip.open if args.results.endswith(".gz") else open
+            with opener(args.results + ".tmp", "wt") as f:
                 json.dump({"meta": meta, "results": results}, f)
             os.replace(args.results + ".tmp", args.results)
 
@@ -1361,7 +1374,9 @@ def write_docs(lines, footer, meta, command, results):
         "that op, and an error that samples reaching fewer of its ops "
         "fail with too is charged to the smallest such sets; to its other "
         "ops the sample is blocked, not tried. Mismatches are charged to "
-        "every op the sample reaches. The OpInfo table shows each failure "
+        "every op the sample reaches. A sample torch.export cannot export "
+        "is charged to no op (the entries table shows it failing). The "
+        "OpInfo table shows each failure "
         "where it happened. The docstring of `bench/op_coverage.py` gives "
         "the method.",
         "",
