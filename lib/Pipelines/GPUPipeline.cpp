@@ -120,7 +120,11 @@ void trace::buildGPUPipeline(OpPassManager &pm,
   target.optLevel = options.optLevel;
   pm.addPass(createGpuNVVMAttachTarget(target));
   pm.addPass(createLowerAffinePass());
-  pm.addPass(createArithToLLVMConversionPass());
+  // Host code only: in kernels, convert-gpu-to-nvvm lowers arith itself,
+  // with arith.remf (trace.rem) to libdevice's exact __nv_fmod; a
+  // module-wide pass would make it llvm.frem first, which the NVVM
+  // conversion refuses (and NVPTX would expand inexactly).
+  pm.addNestedPass<LLVM::LLVMFuncOp>(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -210,8 +210,9 @@ static Value createScalar(Atan2Op, OpBuilder &b, Location loc,
 }
 static Value createScalar(RemOp, OpBuilder &b, Location loc,
                           ValueRange args) {
-  // remf is C's fmod (libm on the CPU, frem in NVPTX); f16 and bf16
-  // operands are exact in f32, and so is their fmod.
+  // remf is C's fmod: libm's on the CPU, libdevice's __nv_fmod in kernels
+  // (convert-gpu-to-nvvm); f16 and bf16 operands are exact in f32, and so
+  // is their fmod.
   return createTranscendental<arith::RemFOp>(b, loc, args);
 }
 static Value createScalar(MaximumOp, OpBuilder &b, Location loc,
