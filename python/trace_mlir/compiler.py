@@ -96,7 +96,10 @@ def _write_atomically(path, write):
 
 
 # trace-compile's remarks, warnings and stage times, as it prints them.
+# A library's NullHandler: unconfigured, the warnings do not also reach
+# logging's last-resort handler (warnings.warn reports them).
 logger = logging.getLogger("trace_mlir")
+logger.addHandler(logging.NullHandler())
 
 # A compile that has run this long shows its stages on stderr when the
 # application has not configured logging for trace_mlir.
@@ -204,7 +207,9 @@ class CompiledModule(torch.nn.Module):
         if checkpoint_policy:
             self._flags.append(f"--checkpoint-policy={checkpoint_policy}")
         self._flags += list(options)
-        self._cache_dir = cache_dir
+        # Absolute: a pickle loaded from another directory finds it.
+        self._cache_dir = None if cache_dir is None else os.path.abspath(
+            cache_dir)
         self._scratch = None
         if cache_dir is None:
             self._scratch = tempfile.TemporaryDirectory(prefix="trace_mlir-")
@@ -341,12 +346,16 @@ class CompiledModule(torch.nn.Module):
         digest.update(f"{binary}:{stat.st_size}:{stat.st_mtime_ns}".encode())
         key = digest.hexdigest()[:24]
         directory = os.path.join(self._cache_dir, key)
-        os.makedirs(self._cache_dir, exist_ok=True)
-        with _exclusive(os.path.join(self._cache_dir, f"{key}.lock"),
-                        type(self.module).__name__):
-            if not os.path.exists(os.path.join(directory, _MODULE_FILE)):
-                self._build(program, key, directory, names, inputs, shapes,
-                            flags, training, binary)
+        complete = os.path.join(directory, _MODULE_FILE)
+        # A complete entry is read without the lock (a read-only cache
+        # works); an incomplete one is built under it, checked again there.
+        if not os.path.exists(complete):
+            os.makedirs(self._cache_dir, exist_ok=True)
+            with _exclusive(os.path.join(self._cache_dir, f"{key}.lock"),
+                            type(self.module).__name__):
+                if not os.path.exists(complete):
+                    self._build(program, key, directory, names, inputs,
+                                shapes, flags, training, binary)
         library = _Library(directory, "step")
         library.input_names = names
         return library
@@ -550,7 +559,7 @@ def _rebuild(module, directories, settings):
     step._record_paths()
     step._fsdp_types = {}
     step._shapes_seen = set()
-    step._dtypes = tuple(settings["dtypes"])
+    step._dtypes = _maybe_tuple(settings["dtypes"])
     for directory in directories:
         if not os.path.exists(os.path.join(directory, _MODULE_FILE)):
             raise TraceMLIRError(
@@ -559,9 +568,15 @@ def _rebuild(module, directories, settings):
                 f"{directory} is gone (compile with a cache_dir that "
                 "outlives the process to save or copy the module)")
         step._load(directory)
-    step._dtypes = tuple(settings["dtypes"])
+    step._dtypes = _maybe_tuple(settings["dtypes"])
     step.training = settings["training"]
     return step
+
+
+def _maybe_tuple(dtypes):
+    """The input dtypes, or None after a move (.to(), .double()) when the
+    next call's inputs give them."""
+    return None if dtypes is None else tuple(dtypes)
 
 
 def compile(module, example_inputs, remat="min-cut", target="cpu",

@@ -61,6 +61,9 @@ def main():
               step.directories == before, str(step.directories))
         step.double()
         check(".double() drops the float32 library", not step.directories)
+        moved = copy.deepcopy(step)
+        check("a moved module copies before its next call",
+              moved._dtypes is None and not moved.directories)
         check(".double(): the next call compiles for float64; loss and "
               "gradients equal eager's", same_step(
                   step, reference, x.double(), y.double()))
