@@ -188,9 +188,10 @@ static Type accumulationType(OpBuilder &b, Type element) {
   return isa<FloatType>(element) ? element : Type(b.getI64Type());
 }
 
-/// The type a scan or product computes in: f32 for the 16-bit floats (as
-/// torch's CPU kernels accumulate), which round to their own type once at
-/// the end rather than at every step.
+/// The type a scan computes in: f32 for the 16-bit floats (as torch's CPU
+/// cumsum accumulates), which round to their own type once at the end
+/// rather than at every step. (torch's CPU prod rounds at every step, so
+/// prod stays in its type.)
 static Type computeType(OpBuilder &b, Type element) {
   if (auto f = dyn_cast<FloatType>(element); f && f.getWidth() < 32)
     return b.getF32Type();
@@ -226,7 +227,7 @@ Value TensorBuilder::prod(Value x, ArrayRef<int64_t> dims, bool keepdim,
                           std::optional<Type> dtype) {
   Type result =
       dtype ? *dtype : accumulationType(b, typeOf(x).getElementType());
-  x = convert(x, computeType(b, result));
+  x = convert(x, result);
   RankedTensorType type = typeOf(x);
   auto all = llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
   auto norm = normalizeDims(dims.empty() ? ArrayRef<int64_t>(all) : dims,
@@ -254,7 +255,7 @@ Value TensorBuilder::prod(Value x, ArrayRef<int64_t> dims, bool keepdim,
       n = n - half;
     }
   }
-  return convert(keepdim ? x : squeeze(x, *norm), result);
+  return keepdim ? x : squeeze(x, *norm);
 }
 
 std::pair<Value, Value> TensorBuilder::extremum(Value x,
