@@ -465,7 +465,7 @@ std::string runtimeLibrary(StringRef name) {
   std::string self = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
   llvm::SmallString<256> path(
       llvm::sys::path::parent_path(llvm::sys::path::parent_path(self)));
-  llvm::sys::path::append(path, "lib", name);
+  llvm::sys::path::append(path, TRACE_LIBDIR, name);
   return std::string(path);
 }
 
