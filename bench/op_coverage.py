@@ -1219,8 +1219,7 @@ def main():
         a for a in sys.argv[1:]
         if not a.startswith("--from-results") and a != args.from_results)
     if args.from_results:
-        opener = gzip.open if args.from_results.endswith(".gz") else open
-        with opener(args.from_results, "rt") as f:
+        with _open_results(args.from_results, "rt") as f:
             saved = json.load(f)
         results, meta = saved["results"], saved["meta"]
     else:
@@ -1264,8 +1263,7 @@ def main():
                 dump(results, meta)
 
         def dump(results, meta):
-            opener = gzip.open if args.results.endswith(".gz") else open
-            with opener(args.results + ".tmp", "wt") as f:
+            with _open_results(args.results + ".tmp", "wt") as f:
                 json.dump({"meta": meta, "results": results}, f)
             os.replace(args.results + ".tmp", args.results)
 
@@ -1325,6 +1323,13 @@ def main():
                   f"fail: {', '.join(sorted(failing))}", file=sys.stderr)
             return 1
     return 0
+
+
+def _open_results(path, mode):
+    """A --results file: gzip-compressed where its name says .gz (with or
+    without the .tmp of a file being written)."""
+    gz = path.removesuffix(".tmp").endswith(".gz")
+    return gzip.open(path, mode) if gz else open(path, mode)
 
 
 def _checkout():

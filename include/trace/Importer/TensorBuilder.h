@@ -349,6 +349,10 @@ private:
   };
   FailureOr<IndexPlan> planIndex(Value x, ArrayRef<Value> indices);
   Value sumOrMax(Value x, ArrayRef<int64_t> dims, bool keepdim, bool isMax);
+  /// The dims a reduction reduces: all of them when `dims` is empty (as
+  /// torch's dim=None), else `dims` normalized.
+  std::optional<SmallVector<int64_t>> reductionDims(ArrayRef<int64_t> dims,
+                                                    int64_t rank);
   std::optional<SmallVector<int64_t>> normalizeDims(ArrayRef<int64_t> dims,
                                                     int64_t rank);
   /// An i32 or i64 tensor.

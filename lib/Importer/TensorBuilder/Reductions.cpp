@@ -27,11 +27,7 @@ using namespace mlir::trace::detail;
 Value TensorBuilder::sumOrMax(Value x, ArrayRef<int64_t> dims, bool keepdim,
                               bool isMax) {
   RankedTensorType type = typeOf(x);
-  SmallVector<int64_t> all;
-  if (dims.empty())
-    all = llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
-  auto norm = normalizeDims(dims.empty() ? ArrayRef<int64_t>(all) : dims,
-                            type.getRank());
+  auto norm = reductionDims(dims, type.getRank());
   if (!norm)
     return Value();
   if (norm->empty())
@@ -134,9 +130,7 @@ Value TensorBuilder::variance(Value x, ArrayRef<int64_t> dims,
                               double correction, bool keepdim) {
   x = convert(x, floatTypeFor(typeOf(x).getElementType()));
   RankedTensorType type = typeOf(x);
-  auto all = llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
-  auto norm = normalizeDims(dims.empty() ? ArrayRef<int64_t>(all) : dims,
-                            type.getRank());
+  auto norm = reductionDims(dims, type.getRank());
   if (!norm)
     return Value();
   int64_t count = 1;
@@ -229,9 +223,7 @@ Value TensorBuilder::prod(Value x, ArrayRef<int64_t> dims, bool keepdim,
       dtype ? *dtype : accumulationType(b, typeOf(x).getElementType());
   x = convert(x, result);
   RankedTensorType type = typeOf(x);
-  auto all = llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
-  auto norm = normalizeDims(dims.empty() ? ArrayRef<int64_t>(all) : dims,
-                            type.getRank());
+  auto norm = reductionDims(dims, type.getRank());
   if (!norm)
     return Value();
   // A pairwise tree of multiplies per dim (no product reduction primitive):

@@ -160,6 +160,13 @@ TensorBuilder::normalizeDims(ArrayRef<int64_t> dims, int64_t rank) {
   return out;
 }
 
+std::optional<SmallVector<int64_t>>
+TensorBuilder::reductionDims(ArrayRef<int64_t> dims, int64_t rank) {
+  if (!dims.empty())
+    return normalizeDims(dims, rank);
+  return llvm::to_vector(llvm::seq<int64_t>(0, rank));
+}
+
 //===----------------------------------------------------------------------===//
 // Constants
 //===----------------------------------------------------------------------===//
