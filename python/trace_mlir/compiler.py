@@ -43,6 +43,7 @@ import itertools
 import json
 import logging
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -50,6 +51,7 @@ import time
 import warnings
 
 import torch
+import torch.utils._pytree as pytree
 
 from .autograd import _Step
 from .errors import TraceMLIRError
@@ -243,6 +245,7 @@ class CompiledModule(torch.nn.Module):
                           for shape, d in meta["inputs"])
         library = _Library(directory, "step")
         library.input_names = meta["input_names"]
+        library.output_spec = _output_spec(meta.get("output_spec"))
         self._shapes_seen.add(signature)
         self._libraries[(signature, meta["training"])] = library
 
@@ -358,6 +361,8 @@ class CompiledModule(torch.nn.Module):
                                 shapes, flags, training, binary)
         library = _Library(directory, "step")
         library.input_names = names
+        with open(complete) as f:
+            library.output_spec = _output_spec(json.load(f).get("output_spec"))
         return library
 
     def _build(self, program, key, directory, names, inputs, shapes, flags,
@@ -382,6 +387,7 @@ class CompiledModule(torch.nn.Module):
             with open(path, "w") as f:
                 json.dump({"target": self._target, "training": training,
                            "input_names": names,
+                           "output_spec": program.output_spec,
                            "inputs": [[list(t.shape), _MLIR_DTYPES[t.dtype]]
                                       for t in inputs]}, f)
         _write_atomically(os.path.join(directory, _MODULE_FILE), write_module)
@@ -391,9 +397,11 @@ class CompiledModule(torch.nn.Module):
         module does, and a change of the parameters' device or dtype drops
         the libraries, so the next call compiles for where they are now
         (target "cpu" or "cuda" for cuda:0). A module loaded with
-        trace_mlir.load cannot compile, and a device the compiled step
-        does not run on is refused: both raise TraceMLIRError."""
+        trace_mlir.load cannot compile: it moves only to the device and
+        dtypes its library takes. A refused move raises TraceMLIRError
+        and leaves the module where it was."""
         before = self._placement()
+        undo = self._snapshot()
         result = super()._apply(fn, recurse)
         after = self._placement()
         if after == before:
@@ -401,25 +409,68 @@ class CompiledModule(torch.nn.Module):
         devices = {t.device for t in self._tensors()}
         name = type(self.module).__name__
         if self._prebuilt is not None:
+            library, = self._libraries.values()
+            misfit = self._misfit(library)
+            if misfit is None:
+                return result
+            undo()
             raise TraceMLIRError(
                 f"trace_mlir: {name} was loaded from {self._prebuilt} and "
-                "cannot compile again; its parameters now are "
-                f"{self._describe(after)}")
+                f"cannot compile again: {misfit}; the module stays "
+                f"{self._describe(before)}")
         if devices <= {torch.device("cpu")}:
             target = "cpu"
         elif devices == {torch.device("cuda", 0)}:
             target = "cuda"
         else:
+            undo()
             raise TraceMLIRError(
-                f"trace_mlir: {name} moved to "
+                f"trace_mlir: {name} cannot move to "
                 f"{', '.join(sorted(map(str, devices)))}; a compiled step "
-                "runs on the CPU or on cuda:0 (move it back, or call "
+                "runs on the CPU or on cuda:0 (move it there, or call "
                 "trace_mlir.compile on the module where it is)")
         self._target = target
         self._libraries = {}
         self._shapes_seen = set()
         self._dtypes = None  # taken from the next call's inputs
         return result
+
+    def _snapshot(self):
+        """A function that puts every parameter, gradient and buffer back
+        as they are now (Module._apply replaces a parameter's data and
+        gradient in place, and a buffer by a new tensor)."""
+        saved = []
+        for module in self.module.modules():
+            for key, p in module._parameters.items():
+                if p is not None:
+                    saved.append((module._parameters, key, p, p.data, p.grad))
+            for key, b in module._buffers.items():
+                if b is not None:
+                    saved.append((module._buffers, key, b, None, None))
+
+        def undo():
+            with torch.no_grad():
+                for table, key, tensor, data, grad in saved:
+                    table[key] = tensor
+                    if data is not None:
+                        tensor.data = data
+                        tensor.grad = grad
+        return undo
+
+    def _misfit(self, library):
+        """Why the module's tensors, where they are now, do not fit a
+        library's parameters and buffers (None when they do)."""
+        slots = {n: dtype for d, n, _, dtype, _ in library.functions["fwd"][1]
+                 if d == "in"}
+        parameters, buffers = self._state()
+        for n, t in list(parameters.items()) + list(buffers.items()):
+            if t.device != library.device:
+                return (f"its library runs on {library.device}, and '{n}' "
+                        f"is on {t.device}")
+            if n in slots and t.dtype != slots[n]:
+                return (f"its library takes '{n}' as {slots[n]}, and it is "
+                        f"{t.dtype}")
+        return None
 
     def _tensors(self):
         return list(self.module.parameters()) + list(self.module.buffers())
@@ -436,9 +487,11 @@ class CompiledModule(torch.nn.Module):
         ctypes handle) cannot be copied, so the module is rebuilt from the
         model and the directories of the libraries compiled so far, which
         must still exist where it is loaded (give compile() a cache_dir
-        that outlives the process; the default is a temporary one)."""
+        that outlives the process; the default is a temporary one, which
+        a copy copies into its own, since the original deletes it)."""
         settings = {"flags": self._flags, "target": self._target,
                     "cache_dir": None if self._scratch else self._cache_dir,
+                    "scratch": self._scratch is not None,
                     "recompile": self._recompile,
                     "frontend": self._frontend, "prebuilt": self._prebuilt,
                     "dtypes": self._dtypes, "training": self.training}
@@ -532,10 +585,22 @@ class CompiledModule(torch.nn.Module):
                        if t.requires_grad and n in fwd_inputs]
         if not torch.is_grad_enabled() or not grad_names:
             # The forward only: its saved values are freed at once.
-            return _results(library, library.call("fwd", values)[0], buffers)
-        grad_tensors = [values[n] for n in grad_names]
-        return _Step.apply(library, values, buffers, grad_names,
-                           *grad_tensors)
+            results = _results(library, library.call("fwd", values)[0],
+                               buffers)
+        else:
+            grad_tensors = [values[n] for n in grad_names]
+            results = _Step.apply(library, values, buffers, grad_names,
+                                  *grad_tensors)
+        if library.output_spec is None:
+            return results if len(results) > 1 else results[0]
+        return pytree.tree_unflatten(list(results), library.output_spec)
+
+
+def _output_spec(text):
+    """The module's output structure (a pytree spec, as module.json keeps
+    it); None for a library that did not record one (its results come as
+    one tensor, or a tuple of several)."""
+    return None if text is None else pytree.treespec_loads(text)
 
 
 def _rebuild(module, directories, settings):
@@ -561,6 +626,14 @@ def _rebuild(module, directories, settings):
     step._shapes_seen = set()
     step._dtypes = _maybe_tuple(settings["dtypes"])
     for directory in directories:
+        if settings.get("scratch") and os.path.exists(
+                os.path.join(directory, _MODULE_FILE)):
+            # The original's temporary cache goes with it: the copy loads
+            # copies of its libraries, in its own.
+            copied = os.path.join(step._cache_dir,
+                                  os.path.basename(directory))
+            shutil.copytree(directory, copied)
+            directory = copied
         if not os.path.exists(os.path.join(directory, _MODULE_FILE)):
             raise TraceMLIRError(
                 f"trace_mlir: cannot rebuild the compiled "

@@ -5,6 +5,7 @@ the traced inputs, adds the traced graph to the cache key and saves the
 file trace-compile reads."""
 
 import torch
+import torch.utils._pytree as pytree
 
 from . import exporter as _export
 
@@ -19,6 +20,8 @@ class _ExportedProgram:
         self.program = _export.export(module, inputs)
         signature = self.program.graph_signature
         self.input_names = list(signature.user_inputs)
+        self.output_spec = _spec_text(self.program.call_spec.out_spec,
+                                      len(signature.user_outputs))
 
     def digest(self, digest):
         # The graph with the metadata trace-import reads (checkpoint
@@ -29,6 +32,7 @@ class _ExportedProgram:
                                 node.meta.get("custom"),
                                 node.meta.get("nn_module_stack"))).encode())
         digest.update(str(self.program.graph_signature).encode())
+        digest.update(repr(self.output_spec).encode())
         # The parameters' and buffers' shapes and dtypes, which the graph's
         # nodes do not name: two widths of one model are two libraries.
         _digest_state(digest, self.program.state_dict)
@@ -48,16 +52,27 @@ class _TorchScript:
     suffix = ".pt"
 
     def __init__(self, module, inputs):
-        with torch.no_grad():
-            self.traced = torch.jit.trace(module, inputs, check_trace=False)
+        # Tracing runs the module once; a hook notes its output structure,
+        # which the traced graph returns flattened to tensors.
+        specs = []
+        hook = module.register_forward_hook(
+            lambda m, args, out: specs.append(pytree.tree_structure(out)))
+        try:
+            with torch.no_grad():
+                self.traced = torch.jit.trace(module, inputs,
+                                              check_trace=False)
+        finally:
+            hook.remove()
         inputs = list(self.traced.graph.inputs())[1:]  # the first is self
         self.input_names = [v.debugName().split(".")[0] for v in inputs]
+        self.output_spec = _spec_text(specs[0], None) if specs else None
 
     def digest(self, digest):
         # The graph and the values of its tensor constants (the graph's
         # text elides large ones).
         graph = self.traced.inlined_graph
         digest.update(str(graph).encode())
+        digest.update(repr(self.output_spec).encode())
         _digest_state(digest, self.traced.state_dict())
         for n in graph.nodes():
             if n.kind() == "prim::Constant" and n.hasAttribute("value") \
@@ -68,6 +83,14 @@ class _TorchScript:
 
     def save(self, path):
         self.traced.save(path)
+
+
+def _spec_text(spec, leaves):
+    """An output structure as module.json keeps it: None where the step
+    cannot rebuild it (outputs that are not all tensors)."""
+    if leaves is not None and spec.num_leaves != leaves:
+        return None
+    return pytree.treespec_dumps(spec)
 
 
 def _digest_state(digest, state):

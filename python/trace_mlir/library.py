@@ -32,13 +32,15 @@ _MLIR_DTYPES = {v: k for k, v in _DTYPES.items()}
 
 
 def _trace_compile_binary():
-    """$TRACE_COMPILE; else the tools installed with this package (a
-    `cmake --install` prefix holds PREFIX/python/trace_mlir and
-    PREFIX/bin); else the repository's build/bin; else PATH."""
+    """$TRACE_COMPILE; else the tools installed with this package (a wheel
+    holds them in trace_mlir/bin; a `cmake --install` prefix holds
+    PREFIX/python/trace_mlir and PREFIX/bin); else the repository's
+    build/bin; else PATH."""
     explicit = os.environ.get("TRACE_COMPILE")
     if explicit:
         return explicit
-    for candidate in (os.path.join(_ROOT, "bin", "trace-compile"),
+    for candidate in (os.path.join(_PACKAGE, "bin", "trace-compile"),
+                      os.path.join(_ROOT, "bin", "trace-compile"),
                       os.path.join(_ROOT, "build", "bin", "trace-compile")):
         if os.path.exists(candidate):
             return candidate
@@ -46,7 +48,8 @@ def _trace_compile_binary():
     if not found:
         raise TraceMLIRError(
             "trace-compile not found: build the repository (scripts/demo.sh)"
-            ", install it (cmake --install) or set TRACE_COMPILE")
+            ", install it (pip install . or cmake --install) or set "
+            "TRACE_COMPILE")
     return found
 
 
@@ -207,8 +210,9 @@ class _Saved:
 
 
 def _results(library, outs, buffers):
-    """The module's results among fwd's `outs`; the buffer updates among
-    them are copied into `buffers` (name -> the module's tensor)."""
+    """The module's results among fwd's `outs`, as a tuple in the order of
+    its flattened outputs; the buffer updates among them are copied into
+    `buffers` (name -> the module's tensor)."""
     results = []
     for name, t in outs:
         if name in library.buffer_updates:
@@ -216,4 +220,4 @@ def _results(library, outs, buffers):
                 buffers[name].copy_(t)
         else:
             results.append(t)
-    return tuple(results) if len(results) > 1 else results[0]
+    return tuple(results)

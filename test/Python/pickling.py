@@ -9,7 +9,8 @@
     directories of the compile()'s cache_dir, and its loss and gradients
     equal eager's;
   * a module compiled without a cache_dir pickles, but loading it after
-    its temporary directory is gone raises TraceMLIRError saying so.
+    its temporary directory is gone raises TraceMLIRError saying so; its
+    deep copy copies the libraries and outlives it.
 Prints one PASS or FAIL line per check and exits 1 if any failed.
 """
 
@@ -116,9 +117,15 @@ def main():
     # goes with the module.
     scratch_step = trace_mlir.compile(MLP(), batch())
     data = pickle.dumps(scratch_step)
+    scratch_twin = copy.deepcopy(scratch_step)
     del scratch_step
     import gc
     gc.collect()
+    check("a deep copy of a module without a cache_dir outlives the "
+          "original: its libraries are its own",
+          all(os.path.exists(d) for d in scratch_twin.directories)
+          and same_as_eager(scratch_twin, scratch_twin.module, batch()),
+          str(scratch_twin.directories))
     try:
         pickle.loads(data)
         check("a pickle whose libraries are gone raises TraceMLIRError",
