@@ -18,25 +18,33 @@ set(_trace_tools trace-opt trace-run trace-compile)
 if(TRACE_ENABLE_TORCHSCRIPT)
   list(APPEND _trace_tools trace-import)
 endif()
-# Installed, the tools find libMLIR.so and libLLVM.so where Debian put
-# them, the torch wheel's libraries where pip put them (as in the build
-# tree), and ours in the lib directory beside their own.
+# Installed, the tools find ours in the lib directory beside their own,
+# libMLIR.so and libLLVM.so where Debian put them, and the torch wheel's
+# libraries: in a wheel (pyproject.toml) the torch package beside
+# site-packages/trace_mlir, else where pip put the torch they were built
+# with (as in the build tree).
 set(_trace_rpath "\$ORIGIN/../lib${LLVM_LIBDIR_SUFFIX}" "${LLVM_LIBRARY_DIR}")
 if(TRACE_ENABLE_TORCHSCRIPT)
-  list(APPEND _trace_rpath ${_torch_libdirs})
+  list(APPEND _trace_rpath "\$ORIGIN/../../torch/lib" ${_torch_libdirs})
 endif()
 set_target_properties(${_trace_tools} PROPERTIES INSTALL_RPATH "${_trace_rpath}")
 install(TARGETS ${_trace_tools} RUNTIME DESTINATION bin COMPONENT trace-tools)
+# What a wheel holds (pyproject.toml's build.targets): the tools, their
+# runtimes and the plugin, without the tests.
+add_custom_target(trace-tools)
+add_dependencies(trace-tools ${_trace_tools})
 if(TARGET TracePlugin)
   set_target_properties(TracePlugin PROPERTIES INSTALL_RPATH "${_trace_rpath}")
   install(TARGETS TracePlugin LIBRARY DESTINATION lib${LLVM_LIBDIR_SUFFIX}
     COMPONENT trace-tools)
+  add_dependencies(trace-tools TracePlugin)
 endif()
 
 set(_trace_runtimes TraceCPURuntime TraceCPURuntimeStatic)
 if(TARGET TraceCUDARuntime)
   list(APPEND _trace_runtimes TraceCUDARuntime TraceCUDARuntimeStatic)
 endif()
+add_dependencies(trace-tools ${_trace_runtimes})
 install(TARGETS ${_trace_runtimes} EXPORT MLIRTargets
   LIBRARY DESTINATION lib${LLVM_LIBDIR_SUFFIX} COMPONENT trace-runtimes
   ARCHIVE DESTINATION lib${LLVM_LIBDIR_SUFFIX} COMPONENT trace-runtimes)

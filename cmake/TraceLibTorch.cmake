@@ -14,6 +14,11 @@
 
 set(TRACE_PYTHON "" CACHE FILEPATH
   "Python whose torch wheel provides LibTorch (scripts/common.sh: .venv/bin/python)")
+# A wheel build (pip install ., scikit-build-core) links the torch of the
+# Python that builds it.
+if(NOT TRACE_PYTHON AND DEFINED SKBUILD AND Python_EXECUTABLE)
+  set(TRACE_PYTHON "${Python_EXECUTABLE}" CACHE FILEPATH "" FORCE)
+endif()
 set(TraceLibTorch_FOUND OFF)
 if(NOT TRACE_PYTHON)
   return()

@@ -13,6 +13,8 @@ from lit.llvm.subst import ToolSubst
 config.name = "TRACE"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
+# test/Install/lit.local.cfg: its tests run the build tree's CMake.
+lit_config.parallelism_groups["install"] = 1
 config.excludes = ["Inputs", "CMakeLists.txt", "README.md", "lit.cfg.py",
                    "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
