@@ -28,6 +28,11 @@ void _mlir_ciface_trace_rt_matmul_f64(StridedMemRefType<double, 2> *a,
                                       StridedMemRefType<double, 2> *c,
                                       double beta);
 
+/// The OpenBLAS kernel family the matmuls run ("SkylakeX", "Haswell", ...;
+/// "none" when OpenBLAS could not be loaded). Loads OpenBLAS if no matmul
+/// has.
+const char *trace_rt_blas_corename();
+
 /// C[i] = A[i] B[i] + beta C[i] for each batch index i.
 void _mlir_ciface_trace_rt_batch_matmul_f32(StridedMemRefType<float, 3> *a,
                                             StridedMemRefType<float, 3> *b,

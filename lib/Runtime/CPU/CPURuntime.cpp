@@ -2,11 +2,19 @@
 //
 // Matmuls call OpenBLAS (Debian's libopenblas) instead of MLIR-generated
 // loops: a tuned gemm is an order of magnitude faster than scalar loops,
-// and matmuls are most of a transformer's time. Operands may be row-major or column-major views
-// (a transposed weight); layouts gemm cannot express fall back to a plain
-// triple loop, which is correct for any strides. The arena's page calls are
-// in Pages.cpp, an object of their own, so that a program linking the
-// static runtime without BLAS calls needs no OpenBLAS.
+// and matmuls are most of a transformer's time. Operands may be row-major
+// or column-major views (a transposed weight); layouts gemm cannot express
+// fall back to a plain triple loop, which is correct for any strides. The
+// arena's page calls are in Pages.cpp, an object of their own, so that a
+// program linking the static runtime without BLAS calls needs no OpenBLAS.
+//
+// OpenBLAS is loaded on the first matmul rather than linked: it picks its
+// kernels for the CPU when it loads, and bookworm's OpenBLAS 0.3.21 does
+// not know CPUs newer than itself (Sapphire and Emerald Rapids among
+// them), on which it falls back to its Pentium 4 kernels, several times
+// slower. Before loading it, the runtime names the kernel family the CPU's
+// features allow (OPENBLAS_CORETYPE, as PyTorch picks its own kernels by
+// the CPU's features); a user's OPENBLAS_CORETYPE wins.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,24 +24,79 @@
 #include <algorithm>
 #include <cblas.h>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <dlfcn.h>
 
 namespace {
 
+/// OpenBLAS's name for the widest kernel family this CPU runs, or null
+/// where OpenBLAS's own choice stands.
+const char *coreTypeForThisCPU() {
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+      __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl"))
+    return "SkylakeX";
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+    return "Haswell";
+#endif
+  return nullptr;
+}
+
+/// OpenBLAS's entry points, loaded once; null if it cannot be loaded (the
+/// matmuls then run as plain loops, and say so once on stderr).
+struct Blas {
+  decltype(&cblas_sgemm) sgemm = nullptr;
+  decltype(&cblas_dgemm) dgemm = nullptr;
+  char *(*corename)() = nullptr;
+};
+
+const Blas &blas() {
+  static const Blas loaded = [] {
+    Blas b;
+    // Set only while OpenBLAS loads, so that another BLAS the process
+    // loads later makes its own choice.
+    const char *core = getenv("OPENBLAS_CORETYPE") ? nullptr
+                                                   : coreTypeForThisCPU();
+    if (core)
+      setenv("OPENBLAS_CORETYPE", core, /*overwrite=*/0);
+    void *handle = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (core)
+      unsetenv("OPENBLAS_CORETYPE");
+    if (!handle) {
+      fprintf(stderr,
+              "trace runtime: cannot load OpenBLAS (libopenblas.so.0: %s); "
+              "matmuls run as plain loops\n",
+              dlerror());
+      return b;
+    }
+    b.sgemm = reinterpret_cast<decltype(b.sgemm)>(dlsym(handle, "cblas_sgemm"));
+    b.dgemm = reinterpret_cast<decltype(b.dgemm)>(dlsym(handle, "cblas_dgemm"));
+    b.corename = reinterpret_cast<decltype(b.corename)>(
+        dlsym(handle, "openblas_get_corename"));
+    return b;
+  }();
+  return loaded;
+}
+
 template <typename T> struct Gemm;
 template <> struct Gemm<float> {
+  static bool available() { return blas().sgemm != nullptr; }
   static void run(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int64_t m, int64_t n,
                   int64_t k, const float *a, int64_t lda, const float *b,
                   int64_t ldb, float beta, float *c, int64_t ldc) {
-    cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, 1.0f, a, lda, b, ldb, beta, c,
-                ldc);
+    blas().sgemm(CblasRowMajor, ta, tb, m, n, k, 1.0f, a, lda, b, ldb, beta, c,
+                 ldc);
   }
 };
 template <> struct Gemm<double> {
+  static bool available() { return blas().dgemm != nullptr; }
   static void run(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int64_t m, int64_t n,
                   int64_t k, const double *a, int64_t lda, const double *b,
                   int64_t ldb, double beta, double *c, int64_t ldc) {
-    cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, 1.0, a, lda, b, ldb, beta, c,
-                ldc);
+    blas().dgemm(CblasRowMajor, ta, tb, m, n, k, 1.0, a, lda, b, ldb, beta, c,
+                 ldc);
   }
 };
 
@@ -46,7 +109,7 @@ void matmul(int64_t m, int64_t n, int64_t k, const T *a, const int64_t *sa,
     return;
   using trace::runtime::gemmLayout;
   trace::runtime::GemmLayout la, lb, lc;
-  if (k > 0 && gemmLayout(m, k, sa[0], sa[1], la) &&
+  if (k > 0 && Gemm<T>::available() && gemmLayout(m, k, sa[0], sa[1], la) &&
       gemmLayout(k, n, sb[0], sb[1], lb) &&
       gemmLayout(m, n, sc[0], sc[1], lc) && !lc.columnMajor) {
     auto trans = [](const trace::runtime::GemmLayout &layout) {
@@ -111,6 +174,10 @@ void _mlir_ciface_trace_rt_batch_matmul_f64(StridedMemRefType<double, 3> *a,
                                             StridedMemRefType<double, 3> *c,
                                             double beta) {
   batchMatmul(a, b, c, beta);
+}
+
+const char *trace_rt_blas_corename() {
+  return blas().corename ? blas().corename() : "none";
 }
 
 int traceRuntimeAbiVersion() { return 3; }
