@@ -274,6 +274,163 @@ def print_remat_table(build, workdir):
                   f"{eager:,} | {eager_ckpt:,} |")
 
 
+# The peers' table: (label, fixture). AOTAutograd traces the modules with
+# their checkpoints off, since its partitioner chooses what to recompute
+# itself, as trace-remat does on the model without regions.
+PEER_ROWS = [("mlp", "mlp"), ("gpt, no regions", "gpt_nockpt"),
+             ("seed example", "ckpt_seed")]
+PEER_BUDGETS = [1.0, 0.5, 0.25]
+
+
+def aot_saved(module, inputs, budget):
+    """What AOTAutograd's min-cut partitioner (torch.compile's) saves for
+    backward with activation_memory_budget `budget`: (activation bytes,
+    argument bytes). The saved values are the forward graph's last
+    outputs, as many as the backward graph takes besides its tangents;
+    they are counted as the forward runs, each storage once, so that a
+    saved view of a weight (its transpose) counts as the weight, an
+    argument, as trace-mlir counts it."""
+    import torch._functorch.config as functorch_config
+    from torch._functorch.aot_autograd import aot_module
+    from torch._functorch.partitioners import (
+        min_cut_rematerialization_partition)
+    runs = []
+    saved_count = []
+
+    def forward_compiler(gm, example_inputs):
+        def run(*args):
+            outs = gm(*args)
+            runs.append(list(outs))
+            return outs
+        run._boxed_call = getattr(gm, "_boxed_call", False)
+        return run
+
+    def backward_compiler(gm, example_inputs):
+        saved_count.append(sum(
+            1 for n in gm.graph.nodes if n.op == "placeholder"
+            and not n.name.startswith("tangents")))
+        return gm
+
+    real_checkpoint = fixture_models.checkpoint
+    fixture_models.checkpoint = lambda fn, *a, use_reentrant=None, **k: fn(*a, **k)
+    for sub in module.modules():
+        if type(sub).__name__ == "CheckpointWrapper":
+            sub.checkpoint_fn = lambda m, *a, **k: m(*a, **k)
+    try:
+        with functorch_config.patch(activation_memory_budget=budget):
+            compiled = aot_module(module, fw_compiler=forward_compiler,
+                                  bw_compiler=backward_compiler,
+                                  partition_fn=min_cut_rematerialization_partition)
+            compiled(*inputs.values()).backward()
+    finally:
+        fixture_models.checkpoint = real_checkpoint
+    arguments = {t.untyped_storage().data_ptr()
+                 for t in list(module.parameters()) + list(inputs.values())}
+    counted = {"activations": {}, "arguments": {}}
+    for t in runs[-1][len(runs[-1]) - saved_count[-1]:]:
+        if not isinstance(t, torch.Tensor):
+            continue
+        storage = t.untyped_storage()
+        kind = "arguments" if storage.data_ptr() in arguments else "activations"
+        counted[kind][storage.data_ptr()] = storage.nbytes()
+    return (sum(counted["activations"].values()),
+            sum(counted["arguments"].values()))
+
+
+def thunder_example_saved(build, workdir):
+    """Thunder's own checkpoint example, checkpoint(lambda x:
+    x.sin().cos().exp(), x) on a 1024x1024 x, through thunder.jit in its
+    environment (bench/thunder-env.sh) and through trace-mlir: the bytes
+    each keeps for backward, model input included. None for Thunder
+    without its environment."""
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    from step_time import thunder_python
+    module = ThunderExample()
+    x = torch.randn(1024, 1024)
+    pt = os.path.join(workdir, "thunder_example.pt2")
+    sys.path.insert(0, os.path.join(ROOT, "python"))
+    import trace_mlir
+    torch.export.save(trace_mlir.export(module, (x,)), pt)
+    mlir = os.path.join(workdir, "thunder_example.mlir")
+    subprocess.run([os.path.join(build, "bin", "trace-import"), pt, "-o", mlir,
+                    "--input-shape=x=1024x1024xf32"], check=True)
+    proc = subprocess.run([os.path.join(build, "bin", "trace-opt"), mlir,
+                           "--trace-autodiff=print-saved", "--trace-remat",
+                           "-o", os.devnull],
+                          capture_output=True, text=True, check=True)
+    match = REMARK.search(proc.stderr)
+    ours = int(match.group(3)) + int(match.group(4)) if match else None
+    python = thunder_python()
+    theirs = None
+    if python:
+        proc = subprocess.run([python, "-c", THUNDER_CHILD], capture_output=True,
+                              text=True, check=True)
+        theirs = int(proc.stdout.split()[-1])
+    return ours, theirs
+
+
+class ThunderExample(torch.nn.Module):
+    """Thunder's checkpoint example as a module."""
+
+    def forward(self, x):
+        return torch.utils.checkpoint.checkpoint(
+            lambda t: t.sin().cos().exp(), x, use_reentrant=False).sum()
+
+
+# Run in Thunder's environment: the bytes its autograd function saves
+# (each storage once, through saved-tensor hooks, input included).
+THUNDER_CHILD = """
+import torch, thunder
+from torch.utils.checkpoint import checkpoint
+def f(x):
+    return checkpoint(lambda t: t.sin().cos().exp(), x, use_reentrant=False).sum()
+x = torch.randn(1024, 1024, requires_grad=True)
+jf = thunder.jit(f)
+jf(x).backward()
+seen = {}
+def pack(t):
+    seen[t.untyped_storage().data_ptr()] = t.numel() * t.element_size()
+    return t
+with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+    loss = jf(x)
+loss.backward()
+print(sum(seen.values()))
+"""
+
+
+def print_peers_table(build, workdir):
+    print("\nAgainst AOTAutograd's partitioner (torch.compile's) at "
+          "activation_memory_budget 1.0, 0.5 and 0.25, and trace-remat at "
+          "the same budgets (a fraction of its plain min-cut, as AOTAutograd's"
+          " is of its default): activation bytes saved for backward\n")
+    header = " | ".join([f"AOTAutograd {b:g}" for b in PEER_BUDGETS]
+                        + ["trace min-cut"] + [f"trace budget {b:g}"
+                                               for b in PEER_BUDGETS[1:]])
+    print(f"| model | {header} |")
+    print("|---|" + "---:|" * (2 * len(PEER_BUDGETS)) )
+    for label, fixture in PEER_ROWS:
+        module, inputs = fixture_models.build(fixture)
+        module.load_state_dict(torch.jit.load(os.path.join(
+            ROOT, "examples", "models", fixture + ".pt")).state_dict())
+        module.train()
+        theirs = [aot_saved(module, inputs, b)[0] for b in PEER_BUDGETS]
+        pt = os.path.join(ROOT, "examples", "models", fixture + ".pt")
+        mlir = import_pt(build, pt, [], os.path.join(workdir, fixture + ".mlir"))
+        ours = [memory_report(build, mlir, "" if b == 1.0 else f"budget={b}",
+                              workdir)["saved"]["activation_bytes"]
+                for b in PEER_BUDGETS]
+        print(f"| {label} | " + " | ".join(f"{v:,}" for v in theirs + ours)
+              + " |")
+    ours, theirs = thunder_example_saved(build, workdir)
+    print("\nThunder's checkpoint example, checkpoint(lambda x: "
+          "x.sin().cos().exp(), x) on a 1024x1024 f32 x: bytes kept for "
+          "backward, x included\n")
+    print("| thunder.jit | trace-mlir (min-cut) |")
+    print("|---:|---:|")
+    print(f"| {'n/a (bench/thunder-env.sh)' if theirs is None else f'{theirs:,}'}"
+          f" | {ours:,} |")
+
+
 def pass_seconds(build, mlir, flags, name):
     """Median of 3 of the wall time --mlir-timing gives pass `name` (summed
     over its runs, one per function for a function pass)."""
@@ -382,10 +539,17 @@ def main():
     parser.add_argument("--skip-timing", action="store_true")
     parser.add_argument("--zoo-only", action="store_true",
                         help="only the model zoo's table")
+    parser.add_argument("--peers-only", action="store_true",
+                        help="only the tables against AOTAutograd and Thunder")
     args = parser.parse_args()
     workdir = os.path.join(args.build, "bench", "saved_bytes")
     os.makedirs(workdir, exist_ok=True)
     torch.manual_seed(0)
+    if args.peers_only:
+        print(f"Saved for backward, {datetime.date.today()}, PyTorch "
+              f"{torch.__version__}")
+        print_peers_table(args.build, workdir)
+        return
     if args.zoo_only:
         print(f"Saved for backward, {datetime.date.today()}, PyTorch "
               f"{torch.__version__}")
@@ -406,6 +570,7 @@ def main():
     if not args.skip_remat:
         print_remat_table(args.build, workdir)
     print_zoo_table(args.build, workdir)
+    print_peers_table(args.build, workdir)
     if not args.skip_timing:
         print_timing_table(args.build, workdir)
 

@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
-"""Training-step time and peak memory: trace-compile's library against
-PyTorch eager, eager with checkpointed blocks, and torch.compile, on one
-GPT (fixture_models.GPT, dropout 0 so every variant computes the same
+"""Training-step time, peak memory and compile time: trace-compile's
+library against the peers a user would pick (PyTorch eager, eager with
+checkpointed blocks, selective activation checkpointing, torch.compile
+with and without AOTAutograd's activation memory budget, Lightning
+Thunder, and trace-mlir as a torch.compile backend), on one GPT
+(fixture_models.GPT, dropout 0 so every variant computes the same
 numbers).
 
     bench/step_time.py [--build build] [--layers 4] [--d-model 256] ...
+    bench/step_time.py --peers torch-compile,SAC-matmul-outputs-saved ...
     bench/step_time.py --device cuda --prepare DIR   # here: libraries
     bench/step_time.py --run DIR                     # on the GPU machine
 
@@ -35,7 +39,7 @@ Gradients are compared with eager's (rtol 1e-3, atol 1e-5 on the CPU;
 rtol 1e-2, atol 1e-4 on the GPU, where TF32 and reduction orders differ),
 so a fast wrong answer shows.
 
-CPU: one thread (torch.set_num_threads(1), OPENBLAS_NUM_THREADS=1, so the
+CPU: one thread unless --threads (torch.set_num_threads, OPENBLAS_NUM_THREADS, so the
 ratios compare code, not core counts). trace-compile builds the libraries
 with --host-cpu=native: they run where they were built, as PyTorch's
 kernels pick this CPU's vector units at run time. Time and peak come from
@@ -60,8 +64,15 @@ its stream after their last read (the driver's default memory pool,
 which the runtime's cuMemAllocAsync uses: its USED_MEM_HIGH). The two peaks are added, so
 trace-mlir's figure is an upper bound.
 
-torch.compile needs PyTorch 2; Debian 12's python3-torch is 1.13, where
-that row says n/a.
+Compile s: for the libraries, trace-compile's seconds (and for the
+package row, trace_mlir.compile's); for the jit rows, how much longer the
+first step takes than a step, in the row's first process, with an empty
+Inductor cache (each row keeps its own, TORCHINDUCTOR_CACHE_DIR) and an
+empty trace-mlir cache. Cached s: the same in the row's other processes,
+which find the caches the first one left.
+
+Thunder runs in its own environment (THUNDER_NOTE); without one its row
+says n/a.
 """
 
 
@@ -76,6 +87,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from xml.sax.saxutils import escape
 
 import numpy as np
 import torch
@@ -115,7 +127,34 @@ PLANS = [
 ]
 PACKAGE = "trace_mlir.compile, min-cut"
 
-TORCH_VARIANTS = ["eager", "eager, checkpointed blocks", "torch.compile"]
+# The peers a user would pick, beside trace-mlir's libraries: (label,
+# how the worker builds the step). Every one runs the same weights.
+TORCH_VARIANTS = [
+    "eager",
+    "eager, checkpointed blocks",
+    # Selective activation checkpointing: each block checkpointed with a
+    # policy that saves the matmuls' outputs and recomputes the rest.
+    "SAC, matmul outputs saved",
+    "torch.compile",
+    # AOTAutograd's knapsack over recomputation at a fraction of the
+    # activation memory.
+    "torch.compile, budget 0.5",
+    "torch.compile, budget 0.25",
+    # Lightning Thunder on the GPT that checkpoints each block with a call;
+    # it runs in its own environment (thunder_python; see THUNDER_NOTE).
+    "thunder.jit, checkpointed blocks",
+    # trace-mlir as a torch.compile backend: dynamo's graph, trace-mlir's
+    # forward and backward.
+    "trace-mlir, torch.compile backend, min-cut",
+]
+BACKEND = "trace-mlir, torch.compile backend, min-cut"
+THUNDER = "thunder.jit, checkpointed blocks"
+THUNDER_NOTE = ("Thunder 0.2.6, the newest release, does not import with "
+                "torch 2.14 (it names Tensor.align_as), so it runs on torch "
+                "2.8 in an environment of its own: bench/thunder-env.sh")
+# What the SAC row saves.
+MATMULS = (torch.ops.aten.mm.default, torch.ops.aten.addmm.default,
+           torch.ops.aten.bmm.default, torch.ops.aten.baddbmm.default)
 TOLERANCE = {"cpu": (1e-3, 1e-5), "cuda": (1e-2, 1e-4)}
 
 DTYPES = {"f32": torch.float32, "f64": torch.float64, "i64": torch.int64,
@@ -143,16 +182,62 @@ def selected_plans(names, device):
     return plans
 
 
+def selected_peers(names):
+    """TORCH_VARIANTS whose directory name is one of the comma-separated
+    `names` (eager, SAC-matmul-outputs-saved, torch-compile-budget-0-5,
+    ...); all when empty. Eager is always first: the ratios are to it."""
+    wanted = [n for n in names.split(",") if n]
+    unknown = set(wanted) - {plan_dir(v) for v in TORCH_VARIANTS}
+    if unknown:
+        sys.exit(f"error: no peer named {', '.join(sorted(unknown))}; "
+                 f"one of {', '.join(plan_dir(v) for v in TORCH_VARIANTS)}")
+    return ["eager"] + [v for v in TORCH_VARIANTS[1:]
+                        if not wanted or plan_dir(v) in wanted]
+
+
 def plan_dir(label):
     return re.sub(r"\W+", "-", label).strip("-")
 
 
-def make_model(cfg, checkpoint, state=None):
+class SelectiveGPT(fixture_models.GPT):
+    """The GPT with each block checkpointed by PyTorch's selective
+    activation checkpointing: the outputs of MATMULS are saved, the rest
+    recomputed in the backward."""
+
+    def __init__(self, **kwargs):
+        super().__init__(checkpoint=False, **kwargs)
+
+    def forward(self, idx, targets):
+        from functools import partial
+        from torch.utils.checkpoint import (
+            CheckpointPolicy, checkpoint, create_selective_checkpoint_contexts)
+
+        def policy(ctx, op, *args, **kwargs):
+            return (CheckpointPolicy.MUST_SAVE if op in MATMULS
+                    else CheckpointPolicy.PREFER_RECOMPUTE)
+        context = partial(create_selective_checkpoint_contexts, policy)
+        pos = torch.arange(0, idx.size(1), dtype=torch.long)
+        h = self.drop(self.wte(idx) + self.wpe(pos))
+        for block in self.blocks:
+            h = checkpoint(block, h, use_reentrant=False, context_fn=context)
+        logits = self.lm_head(self.ln_f(h))
+        return torch.nn.functional.cross_entropy(
+            logits.view(-1, logits.size(-1)), targets.view(-1))
+
+
+def make_model(cfg, checkpoint, state=None, kind="gpt"):
+    """The bench's GPT: `kind` "gpt" (CheckpointWrapper'd blocks with
+    `checkpoint`), "selective" (SelectiveGPT) or "calls" (CallingGPT,
+    each block checkpointed with a torch.utils.checkpoint call)."""
     torch.manual_seed(0)
-    model = fixture_models.GPT(vocab=cfg["vocab"], block_size=cfg["T"],
-                               d_model=cfg["C"], n_head=cfg["H"],
-                               n_layer=cfg["layers"], dropout=0.0,
-                               checkpoint=checkpoint)
+    shape = dict(vocab=cfg["vocab"], block_size=cfg["T"], d_model=cfg["C"],
+                 n_head=cfg["H"], n_layer=cfg["layers"], dropout=0.0)
+    if kind == "selective":
+        model = SelectiveGPT(**shape)
+    elif kind == "calls":
+        model = fixture_models.CallingGPT("module", **shape)
+    else:
+        model = fixture_models.GPT(checkpoint=checkpoint, **shape)
     if state is not None:
         # CheckpointWrapper's modules carry the wrapper's prefix.
         model.load_state_dict({
@@ -243,7 +328,11 @@ def timed(step, repeat, device):
     def sync():
         if device == "cuda":
             torch.cuda.synchronize()
+    sync()
+    start = time.perf_counter()
     step()
+    sync()
+    first = (time.perf_counter() - start) * 1e3
     step()
     times = []
     for _ in range(repeat):
@@ -252,7 +341,9 @@ def timed(step, repeat, device):
         step()
         sync()
         times.append((time.perf_counter() - start) * 1e3)
-    return float(np.median(times))
+    median = float(np.median(times))
+    # The first step compiles for the jit rows: its time beyond a step's.
+    return median, max(first - median, 0.0) / 1e3
 
 
 class Library:
@@ -325,17 +416,33 @@ def worker(args):
         cfg = json.load(f)
     device = cfg["device"]
     if device == "cpu":
-        torch.set_num_threads(1)
+        torch.set_num_threads(cfg.get("threads", 1))
     state = torch.load(os.path.join(args.dir, "state.pt"))
     inputs = {k: v.to(device) for k, v in make_inputs(cfg).items()}
     result = {}
     grads = {}
     if args.worker in TORCH_VARIANTS:
-        if args.worker == "torch.compile" and not hasattr(torch, "compile"):
-            print(json.dumps({"na": f"torch {torch.__version__} has no torch.compile"}))
-            return
-        model = make_model(cfg, args.worker.startswith("eager, checkpointed"), state).to(device)
-        run = torch.compile(model) if args.worker == "torch.compile" else model
+        kind = {"SAC, matmul outputs saved": "selective",
+                THUNDER: "calls"}.get(args.worker, "gpt")
+        model = make_model(cfg, args.worker.startswith("eager, checkpointed"),
+                           state, kind).to(device)
+        run = model
+        if args.worker.startswith("torch.compile"):
+            budget = re.search(r"budget ([0-9.]+)", args.worker)
+            if budget:
+                import torch._functorch.config as functorch_config
+                functorch_config.activation_memory_budget = float(
+                    budget.group(1))
+            run = torch.compile(model)
+        elif args.worker == BACKEND:
+            sys.path.insert(0, os.path.join(ROOT, "python"))
+            import trace_mlir  # noqa: F401 (registers the backend)
+            run = torch.compile(model, backend="trace_mlir", options={
+                "cache_dir": os.path.join(args.dir, "backend"),
+                "options": ["--host-cpu=native"]})
+        elif args.worker == THUNDER:
+            import thunder
+            run = thunder.jit(model)
 
         def step():
             for p in model.parameters():
@@ -352,7 +459,9 @@ def worker(args):
         memory = Memory(device, library=False)
     elif args.worker == PACKAGE:
         model = make_model(cfg, False, state)
+        start = time.perf_counter()
         compiled = compile_package(model, inputs, args.dir)  # from the cache
+        loaded = time.perf_counter() - start
 
         def step():
             for p in model.parameters():
@@ -387,7 +496,9 @@ def worker(args):
         clear()
         print(json.dumps({"peak_mb": memory.peak_mb(step)}))
         return
-    result["ms"] = timed(step, cfg["repeat"], device)
+    result["ms"], result["first_s"] = timed(step, cfg["repeat"], device)
+    if args.worker == PACKAGE:
+        result["first_s"] += loaded
     if args.measure == "both":
         clear()
         result["peak_mb"] = memory.peak_mb(step)
@@ -418,11 +529,33 @@ KEPT_HEAP = {"MALLOC_MMAP_THRESHOLD_": str(1 << 30),
              "MALLOC_TRIM_THRESHOLD_": str(1 << 30)}
 
 
+def thunder_python():
+    """The Python of Thunder's environment (bench/thunder-env.sh), or
+    None."""
+    explicit = os.environ.get("TRACE_THUNDER_PYTHON")
+    if explicit:
+        return explicit
+    link = os.path.join(ROOT, ".venv-thunder", "bin", "python")
+    return link if os.path.exists(link) else None
+
+
 def run_process(variant, directory, measure, extra_env):
     """One worker process for `variant`; its JSON line, or an error."""
-    cmd = [sys.executable, os.path.abspath(__file__), "--worker", variant,
+    python = sys.executable
+    if variant == THUNDER:
+        python = thunder_python()
+        if python is None:
+            return {"na": "no Thunder environment (bench/thunder-env.sh)"}
+    cmd = [python, os.path.abspath(__file__), "--worker", variant,
            "--dir", directory, "--measure", measure]
-    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1",
+    with open(os.path.join(directory, "config.json")) as f:
+        threads = str(json.load(f).get("threads", 1))
+    # Each jit row keeps its own Inductor cache: the first process of a
+    # row compiles cold, the next ones from the cache.
+    env = dict(os.environ, OPENBLAS_NUM_THREADS=threads,
+               OMP_NUM_THREADS=threads,
+               TORCHINDUCTOR_CACHE_DIR=os.path.join(
+                   directory, "inductor", plan_dir(variant)),
                **extra_env)
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if proc.returncode != 0:
@@ -439,9 +572,14 @@ def run_workers(variants, directory, device, rounds):
     median of its processes' medians); peak from one more process that
     returns every freed block to the system (see the module docstring)."""
     if device != "cpu":
-        return {v: run_process(v, directory, "both", {}) for v in variants}
+        results = {v: run_process(v, directory, "both", {}) for v in variants}
+        for r in results.values():
+            if "first_s" in r:
+                r["compile_s"] = r["first_s"]
+        return results
     times = {v: [] for v in variants}
     kept = {v: [] for v in variants}
+    firsts = {v: [] for v in variants}
     results = {}
     for _ in range(rounds):
         for v in variants:
@@ -453,6 +591,7 @@ def run_workers(variants, directory, device, rounds):
                 continue
             results.setdefault(v, r)
             times[v].append(r["ms"])
+            firsts[v].append(r["first_s"])
             # The same steps with a heap that keeps what is freed (neither
             # mapped nor trimmed, as a caching allocator keeps it): glibc's
             # own choices make a step bimodal, its freed blocks returned
@@ -461,11 +600,17 @@ def run_workers(variants, directory, device, rounds):
             k = run_process(v, directory, "time", KEPT_HEAP)
             if "ms" in k:
                 kept[v].append(k["ms"])
+                firsts[v].append(k["first_s"])
     for v in variants:
         r = results[v]
         if "ms" not in r:
             continue
         r["ms"] = float(np.median(times[v]))
+        # A jit row's compile, cold in its first process, and from the
+        # caches its first process left in the others.
+        r["compile_s"] = firsts[v][0]
+        if len(firsts[v]) > 1:
+            r["cached_s"] = float(np.median(firsts[v][1:]))
         if kept[v]:
             r["kept_ms"] = float(np.median(kept[v]))
         peak = run_process(v, directory, "peak", {"MALLOC_MMAP_THRESHOLD_": "65536"})
@@ -479,7 +624,8 @@ def prepare(args, directory):
     cfg = {"layers": args.layers, "C": args.d_model, "H": args.heads,
            "T": args.seq, "B": args.batch, "vocab": args.vocab,
            "device": args.device, "repeat": args.repeat,
-           "torch": torch.__version__, "plans": args.plans}
+           "torch": torch.__version__, "plans": args.plans,
+           "peers": args.peers, "threads": args.threads}
     os.makedirs(directory, exist_ok=True)
     with open(os.path.join(directory, "config.json"), "w") as f:
         json.dump(cfg, f)
@@ -555,7 +701,57 @@ def predicted_mb(directory, label):
     return compiled, f"{model / 2**20:.1f}", live, f"{floor / 2**20:.1f}"
 
 
-def report(directory, rounds=1):
+def frontier_svg(path, title, points):
+    """Writes peak memory against step time, one labelled dot per row
+    (`points`: (label, ms, peak MB)), as an SVG: the frontier a user picks
+    a plan from. trace-mlir's rows are blue, torch.compile's orange,
+    the rest grey."""
+    width, height, left, bottom, top, right = 760, 480, 70, 50, 40, 250
+    xs = [ms for _, ms, _ in points]
+    ys = [mb for _, _, mb in points]
+    x_max = max(xs) * 1.1 or 1.0
+    y_max = max(ys) * 1.1 or 1.0
+
+    def x(v):
+        return left + v / x_max * (width - left - right)
+
+    def y(v):
+        return height - bottom - v / y_max * (height - top - bottom)
+
+    def colour(label):
+        return ("#1f77b4" if label.startswith("trace") else "#ff7f0e"
+                if label.startswith("torch.compile") else "#7f7f7f")
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" '
+           f'height="{height}" font-family="sans-serif" font-size="11">',
+           f'<rect width="{width}" height="{height}" fill="white"/>',
+           f'<text x="{left}" y="20" font-size="13">{escape(title)}</text>',
+           f'<line x1="{left}" y1="{y(0)}" x2="{x(x_max)}" y2="{y(0)}" '
+           'stroke="black"/>',
+           f'<line x1="{left}" y1="{y(0)}" x2="{left}" y2="{y(y_max)}" '
+           'stroke="black"/>',
+           f'<text x="{(left + x(x_max)) / 2}" y="{height - 12}" '
+           'text-anchor="middle">step ms (lower is faster)</text>',
+           f'<text x="16" y="{(top + y(0)) / 2}" text-anchor="middle" '
+           f'transform="rotate(-90 16 {(top + y(0)) / 2})">peak MB</text>']
+    for i in range(6):
+        vx, vy = x_max * i / 5, y_max * i / 5
+        out.append(f'<text x="{x(vx)}" y="{y(0) + 15}" '
+                   f'text-anchor="middle">{vx:.0f}</text>')
+        out.append(f'<text x="{left - 6}" y="{y(vy) + 4}" '
+                   f'text-anchor="end">{vy:.0f}</text>')
+    for n, (label, ms, mb) in enumerate(points, 1):
+        out.append(f'<circle cx="{x(ms):.1f}" cy="{y(mb):.1f}" r="5" '
+                   f'fill="{colour(label)}"><title>{escape(label)}: '
+                   f'{ms:.1f} ms, {mb:.1f} MB</title></circle>')
+        out.append(f'<text x="{x(ms) + 7:.1f}" y="{y(mb) - 6:.1f}">{n}</text>')
+        out.append(f'<text x="{width - right + 15}" y="{top + 16 * n}" '
+                   f'fill="{colour(label)}">{n}. {escape(label)}</text>')
+    out.append("</svg>")
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
+def report(directory, rounds=1, svg=None):
     with open(os.path.join(directory, "config.json")) as f:
         cfg = json.load(f)
     if cfg["device"] == "cuda" and not torch.cuda.is_available():
@@ -567,12 +763,13 @@ def report(directory, rounds=1):
     if os.path.exists(path):
         with open(path) as f:
             seconds = json.load(f)
-    variants = list(TORCH_VARIANTS) + [
+    variants = selected_peers(cfg.get("peers", "")) + [
         label for label, _ in selected_plans(cfg["plans"], cfg["device"])]
     results = run_workers(variants, directory, cfg["device"], rounds)
     rows = [(v, results[v]) for v in variants]
-    where = ("CPU, one thread" if cfg["device"] == "cpu" else
-             torch.cuda.get_device_name(0))
+    threads = cfg.get("threads", 1)
+    where = ((f"CPU, {threads} threads" if threads > 1 else "CPU, one thread")
+             if cfg["device"] == "cpu" else torch.cuda.get_device_name(0))
     rtol, atol = TOLERANCE[cfg["device"]]
     print(f"# bench/step_time.py, {datetime.date.today()}, {where}; GPT "
           f"{cfg['layers']} layers, d_model {cfg['C']}, {cfg['H']} heads, "
@@ -582,19 +779,31 @@ def report(directory, rounds=1):
              if rounds > 1 and cfg["device"] == "cpu" else ""))
     print(f"| variant | step ms | vs eager | kept-heap ms | vs eager | peak MB "
           f"| predicted MB | trace model MB | live MB | floor MB "
-          f"| gradients vs eager (rtol {rtol:g}) | trace-compile s |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|")
+          f"| gradients vs eager (rtol {rtol:g}) | compile s | cached s |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|")
     eager_ms = rows[0][1].get("ms")
     eager_kept = rows[0][1].get("kept_ms")
     failed = False
     for label, r in rows:
-        compile_s = f"{seconds[label]:.0f}" if label in seconds else ""
+        # trace-compile's seconds for the libraries (compiled ahead of the
+        # run); the first step's extra seconds for the jit rows, cold in
+        # the first process and from the caches in the others.
+        if label in seconds:
+            compile_s = f"{seconds[label]:.1f}"
+            cached_s = (f"{r.get('cached_s', r.get('compile_s')):.1f}"
+                        if label == PACKAGE and "compile_s" in r else "")
+        elif label in TORCH_VARIANTS and not label.startswith("eager") \
+                and not label.startswith("SAC") and "compile_s" in r:
+            compile_s = f"{r['compile_s']:.1f}"
+            cached_s = f"{r['cached_s']:.1f}" if "cached_s" in r else ""
+        else:
+            compile_s = cached_s = ""
         predicted, model, live, floor = predicted_mb(directory, label)
         if "na" in r or "error" in r:
             failed |= "error" in r
             print(f"| {label} | n/a | | | | | {predicted} | {model} | {live} "
                   f"| {floor} "
-                  f"| {r.get('na') or r['error']} | {compile_s} |")
+                  f"| {r.get('na') or r['error']} | {compile_s} | {cached_s} |")
             continue
         failed |= "mismatch" in r
         ok = f"DIFFER ({r['mismatch']})" if "mismatch" in r else "equal"
@@ -605,7 +814,15 @@ def report(directory, rounds=1):
         print(f"| {label} | {r['ms']:.1f} | {ratio} | {kept} | {kept_ratio} "
               f"| {r['peak_mb']:.1f} | {predicted} | {model} | {live} | {floor} "
               f"| {ok} "
-              f"| {compile_s} |")
+              f"| {compile_s} | {cached_s} |")
+    if THUNDER in variants:
+        print(f"\n{THUNDER_NOTE}.")
+    if svg:
+        frontier_svg(svg, f"GPT {cfg['layers']} layers, d_model {cfg['C']}, "
+                     f"B{cfg['B']} T{cfg['T']}: "
+                     f"{where}",
+                     [(label, r["ms"], r["peak_mb"]) for label, r in rows
+                      if "ms" in r and "peak_mb" in r])
     return 1 if failed else 0
 
 
@@ -630,6 +847,17 @@ def main():
     parser.add_argument("--plans", default="",
                         help="comma-separated: no-remat, min-cut, budget-0-5 "
                              "(default: all)")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="CPU: threads for PyTorch, Inductor's kernels "
+                             "and BLAS (the library's matmuls); default 1")
+    parser.add_argument("--peers", default="",
+                        help="comma-separated: eager-checkpointed-blocks, "
+                             "SAC-matmul-outputs-saved, torch-compile, "
+                             "torch-compile-budget-0-5, ... (default: all; "
+                             "eager always runs)")
+    parser.add_argument("--svg", metavar="FILE",
+                        help="also write peak MB against step ms, a dot "
+                             "per row, to FILE")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--dir", help=argparse.SUPPRESS)
     parser.add_argument("--measure", choices=["time", "peak", "both"],
@@ -637,6 +865,8 @@ def main():
     args = parser.parse_args()
     if args.rounds < 1:
         parser.error("--rounds: at least 1")
+    if args.threads < 1:
+        parser.error("--threads: at least 1")
     # trace_mlir.compile (the package row) runs this build's trace-compile,
     # in the workers too.
     os.environ.setdefault("TRACE_COMPILE",
@@ -646,13 +876,13 @@ def main():
     elif args.prepare:
         prepare(args, args.prepare)
     elif args.run:
-        sys.exit(report(args.run, args.rounds))
+        sys.exit(report(args.run, args.rounds, args.svg))
     else:
         if args.device != "cpu":
             parser.error("--device cuda: --prepare here, then --run on the GPU machine")
         with tempfile.TemporaryDirectory(prefix="step-time-") as work:
             prepare(args, work)
-            sys.exit(report(work, args.rounds))
+            sys.exit(report(work, args.rounds, args.svg))
 
 
 if __name__ == "__main__":

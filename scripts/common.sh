@@ -64,12 +64,15 @@ trace_setup() {
 # Makes the virtual environment if this machine has none for the pinned
 # requirements (a few GB from PyPI: torch's CUDA wheel and its nvidia-*
 # libraries), then links it as .venv. A half-made one (no .complete) is made
-# again; a lock keeps two set-ups from making it at once.
+# again; a lock keeps two set-ups from making it at once. Arguments, for
+# another environment (bench/thunder-env.sh): its requirements file, its
+# link in the checkout and its name's prefix.
 trace_venv() {
-  local req="$TRACE_ROOT/python/requirements.txt"
+  local req="${1:-$TRACE_ROOT/python/requirements.txt}"
+  local link="${2:-$TRACE_ROOT/.venv}"
   local key venv
   key="$(sha256sum "$req" | cut -c1-12)"
-  venv="$TRACE_VENV_HOME/venv-$key"
+  venv="$TRACE_VENV_HOME/${3:-venv}-$key"
   mkdir -p "$TRACE_VENV_HOME"
   (
     flock 9
@@ -86,7 +89,7 @@ trace_venv() {
       log "Python environment: $venv"
     fi
   ) 9>"$TRACE_VENV_HOME/.lock"
-  ln -sfn "$venv" "$TRACE_ROOT/.venv"
+  ln -sfn "$venv" "$link"
 }
 
 # Configures (once) and builds everything: tools, libraries, unit tests.
