@@ -398,78 +398,60 @@ class CompiledModule(torch.nn.Module):
         the libraries, so the next call compiles for where they are now
         (target "cpu" or "cuda" for cuda:0). A module loaded with
         trace_mlir.load cannot compile: it moves only to the device and
-        dtypes its library takes. A refused move raises TraceMLIRError
-        and leaves the module where it was."""
-        before = self._placement()
-        undo = self._snapshot()
-        result = super()._apply(fn, recurse)
-        after = self._placement()
-        if after == before:
-            return result
-        devices = {t.device for t in self._tensors()}
+        dtypes its library takes. Where the tensors would go is worked out
+        first, on an empty tensor of each placement, so that a refused
+        move raises TraceMLIRError before anything moves."""
+        moves = {}
+        for t in self._tensors():
+            key = (t.device, t.dtype)
+            if key not in moves:
+                probe = fn(torch.empty(0, device=t.device, dtype=t.dtype))
+                moves[key] = (probe.device, probe.dtype)
+        if all(k == v for k, v in moves.items()):
+            return super()._apply(fn, recurse)
         name = type(self.module).__name__
         if self._prebuilt is not None:
             library, = self._libraries.values()
-            misfit = self._misfit(library)
-            if misfit is None:
-                return result
-            undo()
-            raise TraceMLIRError(
-                f"trace_mlir: {name} was loaded from {self._prebuilt} and "
-                f"cannot compile again: {misfit}; the module stays "
-                f"{self._describe(before)}")
+            misfit = self._misfit(library, moves)
+            if misfit is not None:
+                raise TraceMLIRError(
+                    f"trace_mlir: {name} was loaded from {self._prebuilt} "
+                    f"and cannot compile again: {misfit}; the module stays "
+                    f"{self._describe(self._placement())}")
+            return super()._apply(fn, recurse)
+        devices = {device for device, _ in moves.values()}
         if devices <= {torch.device("cpu")}:
             target = "cpu"
         elif devices == {torch.device("cuda", 0)}:
             target = "cuda"
         else:
-            undo()
             raise TraceMLIRError(
                 f"trace_mlir: {name} cannot move to "
                 f"{', '.join(sorted(map(str, devices)))}; a compiled step "
                 "runs on the CPU or on cuda:0 (move it there, or call "
                 "trace_mlir.compile on the module where it is)")
+        result = super()._apply(fn, recurse)
         self._target = target
         self._libraries = {}
         self._shapes_seen = set()
         self._dtypes = None  # taken from the next call's inputs
         return result
 
-    def _snapshot(self):
-        """A function that puts every parameter, gradient and buffer back
-        as they are now (Module._apply replaces a parameter's data and
-        gradient in place, and a buffer by a new tensor)."""
-        saved = []
-        for module in self.module.modules():
-            for key, p in module._parameters.items():
-                if p is not None:
-                    saved.append((module._parameters, key, p, p.data, p.grad))
-            for key, b in module._buffers.items():
-                if b is not None:
-                    saved.append((module._buffers, key, b, None, None))
-
-        def undo():
-            with torch.no_grad():
-                for table, key, tensor, data, grad in saved:
-                    table[key] = tensor
-                    if data is not None:
-                        tensor.data = data
-                        tensor.grad = grad
-        return undo
-
-    def _misfit(self, library):
-        """Why the module's tensors, where they are now, do not fit a
-        library's parameters and buffers (None when they do)."""
+    def _misfit(self, library, moves):
+        """Why the module's tensors, moved as `moves` says ((device,
+        dtype) -> (device, dtype)), would not fit a library's parameters
+        and buffers (None when they would)."""
         slots = {n: dtype for d, n, _, dtype, _ in library.functions["fwd"][1]
                  if d == "in"}
         parameters, buffers = self._state()
         for n, t in list(parameters.items()) + list(buffers.items()):
-            if t.device != library.device:
+            device, dtype = moves[(t.device, t.dtype)]
+            if device != library.device:
                 return (f"its library runs on {library.device}, and '{n}' "
-                        f"is on {t.device}")
-            if n in slots and t.dtype != slots[n]:
-                return (f"its library takes '{n}' as {slots[n]}, and it is "
-                        f"{t.dtype}")
+                        f"would be on {device}")
+            if n in slots and dtype != slots[n]:
+                return (f"its library takes '{n}' as {slots[n]}, and it "
+                        f"would be {dtype}")
         return None
 
     def _tensors(self):
@@ -491,7 +473,7 @@ class CompiledModule(torch.nn.Module):
         a copy copies into its own, since the original deletes it)."""
         settings = {"flags": self._flags, "target": self._target,
                     "cache_dir": None if self._scratch else self._cache_dir,
-                    "scratch": self._scratch is not None,
+                    "scratch": self._scratch.name if self._scratch else None,
                     "recompile": self._recompile,
                     "frontend": self._frontend, "prebuilt": self._prebuilt,
                     "dtypes": self._dtypes, "training": self.training}
@@ -626,13 +608,16 @@ def _rebuild(module, directories, settings):
     step._shapes_seen = set()
     step._dtypes = _maybe_tuple(settings["dtypes"])
     for directory in directories:
-        if settings.get("scratch") and os.path.exists(
-                os.path.join(directory, _MODULE_FILE)):
+        scratch = settings.get("scratch")
+        if scratch and os.path.dirname(directory) == scratch and \
+                os.path.exists(os.path.join(directory, _MODULE_FILE)):
             # The original's temporary cache goes with it: the copy loads
-            # copies of its libraries, in its own.
+            # copies of its libraries (not trace-compile's intermediates),
+            # in its own.
             copied = os.path.join(step._cache_dir,
                                   os.path.basename(directory))
-            shutil.copytree(directory, copied)
+            shutil.copytree(directory, copied,
+                            ignore=shutil.ignore_patterns("build"))
             directory = copied
         if not os.path.exists(os.path.join(directory, _MODULE_FILE)):
             raise TraceMLIRError(

@@ -90,7 +90,12 @@ def _spec_text(spec, leaves):
     cannot rebuild it (outputs that are not all tensors)."""
     if leaves is not None and spec.num_leaves != leaves:
         return None
-    return pytree.treespec_dumps(spec)
+    try:
+        return pytree.treespec_dumps(spec)
+    except NotImplementedError:
+        # A namedtuple or a custom node pytree cannot serialize: its
+        # results come as a tuple.
+        return None
 
 
 def _digest_state(digest, state):

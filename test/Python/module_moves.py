@@ -132,6 +132,7 @@ def main():
               str(placement(step)))
 
         loaded = trace_mlir.load(MLP(), before[0])
+        loaded(x, y).backward()  # gradients, which a move moves too
         try:
             loaded.double()
             check("a loaded module's .double() is refused", False, "no error")
@@ -139,9 +140,13 @@ def main():
             check("a loaded module's .double() is refused: it cannot "
                   "compile", "cannot compile again" in str(e)
                   and "takes 'fc1.weight' as torch.float32" in str(e), str(e))
-        check("a refused .double() leaves the loaded module in float32",
-              placement(loaded) == {(torch.device("cpu"), torch.float32)},
-              str(placement(loaded)))
+        grads = {(p.grad.device, p.grad.dtype)
+                 for p in loaded.module.parameters()}
+        check("a refused .double() leaves the loaded module and its "
+              "gradients in float32",
+              placement(loaded) == grads
+              == {(torch.device("cpu"), torch.float32)},
+              f"{placement(loaded)}, gradients {grads}")
         # A move to what the loaded library takes is no compile: allowed.
         wrong = MLP().double()
         fitted = trace_mlir.load(wrong, before[0])
