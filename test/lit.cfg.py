@@ -23,6 +23,10 @@ config.test_exec_root = os.path.join(config.trace_obj_root, "test")
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%trace_src_root", config.trace_src_root))
 config.substitutions.append(("%trace_obj_root", config.trace_obj_root))
+# The build's own settings, which test/Install/pip.test hands to the
+# wheel's configure of this build tree so that it changes nothing.
+config.substitutions.append(("%trace_build_type", config.trace_build_type
+                             or "Release"))
 config.substitutions.append(("%mlir_cmake_dir", config.mlir_cmake_dir))
 # IREE's compiler and runtime (python/requirements.txt), beside the
 # project's Python: they compile and run our linalg export.

@@ -1,4 +1,6 @@
-"""Run by entry-point.test with only the installed package on the path."""
+"""Run by pip.test in the fresh environment the wheel is installed into,
+with no PYTHONPATH: dynamo lists the backend by name, without trace_mlir
+imported, through the torch_dynamo_backends entry point."""
 
 import sys
 
