@@ -8,13 +8,17 @@
 // arena's page calls are in Pages.cpp, an object of their own, so that a
 // program linking the static runtime without BLAS calls needs no OpenBLAS.
 //
-// OpenBLAS is loaded on the first matmul rather than linked: it picks its
-// kernels for the CPU when it loads, and bookworm's OpenBLAS 0.3.21 does
-// not know CPUs newer than itself (Sapphire and Emerald Rapids among
-// them), on which it falls back to its Pentium 4 kernels, several times
-// slower. Before loading it, the runtime names the kernel family the CPU's
-// features allow (OPENBLAS_CORETYPE, as PyTorch picks its own kernels by
-// the CPU's features); a user's OPENBLAS_CORETYPE wins.
+// OpenBLAS is loaded by the runtime as the runtime loads, rather than
+// linked: it picks its kernels for the CPU when it loads, and bookworm's
+// OpenBLAS 0.3.21 does not know CPUs newer than itself (Sapphire and
+// Emerald Rapids among them), on which it falls back to its Pentium 4
+// kernels, several times slower. Before loading it, the runtime names the
+// kernel family the CPU's features allow (OPENBLAS_CORETYPE, as PyTorch
+// picks its own kernels by the CPU's features), also on CPUs OpenBLAS
+// knows, where that family is the one it would pick or wider; a user's
+// OPENBLAS_CORETYPE wins. The variable is set only while OpenBLAS loads,
+// in the runtime's constructor: setenv is not safe beside other threads'
+// getenv, and a library's load is the narrowest window there is.
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,14 +65,17 @@ const Blas &blas() {
                                                    : coreTypeForThisCPU();
     if (core)
       setenv("OPENBLAS_CORETYPE", core, /*overwrite=*/0);
-    void *handle = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
+    // The OpenBLAS the runtime was built against, else the system's.
+    void *handle = dlopen(TRACE_OPENBLAS_PATH, RTLD_NOW | RTLD_LOCAL);
+    if (!handle)
+      handle = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
     if (core)
       unsetenv("OPENBLAS_CORETYPE");
     if (!handle) {
       fprintf(stderr,
-              "trace runtime: cannot load OpenBLAS (libopenblas.so.0: %s); "
-              "matmuls run as plain loops\n",
-              dlerror());
+              "trace runtime: cannot load OpenBLAS (%s, libopenblas.so.0: "
+              "%s); matmuls run as plain loops, many times slower\n",
+              TRACE_OPENBLAS_PATH, dlerror());
       return b;
     }
     b.sgemm = reinterpret_cast<decltype(b.sgemm)>(dlsym(handle, "cblas_sgemm"));
@@ -79,6 +86,9 @@ const Blas &blas() {
   }();
   return loaded;
 }
+
+/// Loads OpenBLAS as the runtime loads (see the file comment).
+__attribute__((constructor)) void loadBlas() { (void)blas(); }
 
 template <typename T> struct Gemm;
 template <> struct Gemm<float> {
