@@ -151,7 +151,8 @@ BACKEND = "trace-mlir, torch.compile backend, min-cut"
 THUNDER = "thunder.jit, checkpointed blocks"
 THUNDER_NOTE = ("Thunder 0.2.6, the newest release, does not import with "
                 "torch 2.14 (it names Tensor.align_as), so it runs on torch "
-                "2.8 in an environment of its own: bench/thunder-env.sh")
+                "2.8 in an environment of its own (bench/thunder-env.sh); "
+                "its 'vs eager' compares with eager on the project's torch")
 # What the SAC row saves.
 MATMULS = (torch.ops.aten.mm.default, torch.ops.aten.addmm.default,
            torch.ops.aten.bmm.default, torch.ops.aten.baddbmm.default)
@@ -439,7 +440,8 @@ def worker(args):
             import trace_mlir  # noqa: F401 (registers the backend)
             run = torch.compile(model, backend="trace_mlir", options={
                 "cache_dir": os.path.join(args.dir, "backend"),
-                "options": ["--host-cpu=native"]})
+                "target": device,
+                "options": ["--host-cpu=native"] if device == "cpu" else []})
         elif args.worker == THUNDER:
             import thunder
             run = thunder.jit(model)
@@ -765,6 +767,10 @@ def report(directory, rounds=1, svg=None):
             seconds = json.load(f)
     variants = selected_peers(cfg.get("peers", "")) + [
         label for label, _ in selected_plans(cfg["plans"], cfg["device"])]
+    # The jit rows' first process compiles cold: no caches from an earlier
+    # --run of this directory.
+    for cache in ("inductor", "backend"):
+        shutil.rmtree(os.path.join(directory, cache), ignore_errors=True)
     results = run_workers(variants, directory, cfg["device"], rounds)
     rows = [(v, results[v]) for v in variants]
     threads = cfg.get("threads", 1)
