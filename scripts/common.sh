@@ -12,7 +12,7 @@ LLVM_PREFIX=/usr/lib/llvm-22
 TRACE_PACKAGES=(
   cmake ninja-build g++ python3
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
-  libgtest-dev libopenblas-dev python3-venv nlohmann-json3-dev
+  libgtest-dev libopenblas-dev libomp-22-dev python3-venv nlohmann-json3-dev
   valgrind
 )
 

@@ -158,12 +158,31 @@ void trace::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(trace::createTraceResidentReportPass(report));
   // A function per loop nest, shared by identical nests: LLVM's time then
   // grows with the distinct kernels, not with one function holding them all.
+  // Copies as loop nests, so that they are kernels like the rest:
+  // vectorized, and on the thread team.
+  if (!options.gpuKernels)
+    pm.addNestedPass<func::FuncOp>(trace::createTraceCopyKernelsPass());
   if (options.outlineKernels && !options.gpuKernels)
     pm.addPass(trace::createTraceOutlineKernelsPass());
   // Row reductions in vector registers; everything else to loops.
   if (options.vectorizeReductions && !options.gpuKernels)
     pm.addNestedPass<func::FuncOp>(trace::createTraceVectorizeReductionsPass());
-  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  // Loops; the outermost parallel loop of a nest with enough work runs on
+  // an OpenMP team. Each output element is still computed by one thread,
+  // in the same order, so threads change no result.
+  if (options.threads && !options.gpuKernels) {
+    pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
+    trace::TraceParallelLoopsPassOptions parallel;
+    parallel.minWork = options.minParallelWork;
+    pm.addNestedPass<func::FuncOp>(
+        trace::createTraceParallelLoopsPass(parallel));
+    pm.addPass(createConvertSCFToOpenMPPass());
+    // Unwraps the memref.alloca_scope it puts each loop body in (the body
+    // allocates nothing), which scf-to-cf could not lower into.
+    pm.addPass(createCanonicalizerPass());
+  } else {
+    pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  }
   if (options.approximateMath)
     pm.addPass(trace::createTraceMathApproximationPass());
 
@@ -188,6 +207,7 @@ void trace::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
 }

@@ -74,6 +74,17 @@ class _Library:
             raise TraceMLIRError(f"trace_mlir: cannot load the compiled "
                                  f"step{needs}: {e}") from None
         self.directory = directory
+        # A host library's kernels and matmuls run on an OpenMP team of
+        # torch.get_num_threads() threads, as PyTorch's own ops do: set
+        # before every call, since the count is the calling thread's. The
+        # runtime beside the library sets it (the library links the
+        # runtime only when it calls it).
+        self.set_threads = None
+        runtime = os.path.join(directory, "libTraceCPURuntime.so")
+        if self.device.type == "cpu" and os.path.exists(runtime):
+            self.set_threads = ctypes.CDLL(runtime).trace_rt_set_num_threads
+            self.set_threads.restype = None
+            self.set_threads.argtypes = [ctypes.c_int]
         self.set_stream = None
         if "set_stream" in interface:
             self.set_stream = getattr(self.dll, interface["set_stream"])
@@ -131,6 +142,8 @@ class _Library:
         _Saved, used up by the call); returns its results, a list of
         (name, tensor) in order, and the values it saved (a _Saved)."""
         symbol, slots = self.functions[function]
+        if self.set_threads is not None:
+            self.set_threads(torch.get_num_threads())
         pointers, keep, outs = [], [], []
         saved = _Saved(self)
         # The donated pointers are taken from `donated` only when the call

@@ -5,7 +5,8 @@
 // AVX-512 machine the matmuls never run OpenBLAS's Pentium 4 kernels (its
 // fallback for CPUs it does not know), and the environment is left as it
 // was. The matmuls give the exact product, through gemm and through the
-// plain loop (a layout gemm cannot take).
+// plain loop (a layout gemm cannot take), and on a team of threads, each
+// computing a block of rows, of columns or of the batch.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,10 +31,11 @@ TEST(Blas, KernelsFitTheCPU) {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-      __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl")) {
     EXPECT_EQ(core, "SkylakeX");
-  else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+  } else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
     EXPECT_EQ(core, "Haswell");
+  }
 #endif
 }
 
@@ -78,6 +80,74 @@ TEST(Blas, MatmulIsTheExactProduct) {
   auto vw = view(wide, k, n, 2 * n, 2), vc2 = view(c2, m, n, n, 1);
   _mlir_ciface_trace_rt_matmul_f64(&va, &vw, &vc2, 0.0);
   EXPECT_EQ(c2, want);
+}
+
+/// a (m x k) b (k x n), summed in order: exact for small integers.
+std::vector<double> product(const std::vector<double> &a,
+                            const std::vector<double> &b, int64_t m,
+                            int64_t k, int64_t n) {
+  std::vector<double> c(m * n, 0.0);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t p = 0; p < k; ++p)
+        c[i * n + j] += a[i * k + p] * b[p * n + j];
+  return c;
+}
+
+std::vector<double> integers(int64_t size, int mod) {
+  std::vector<double> v(size);
+  for (int64_t i = 0; i < size; ++i)
+    v[i] = double(i * 7 % mod) - mod / 2;
+  return v;
+}
+
+TEST(Blas, MatmulSplitsOverTheTeam) {
+  // Large enough for 3 threads (at least 2^18 multiply-adds each) and not
+  // a multiple of the split's 16-row blocks; the blocks are rows when C is
+  // taller, columns when it is wider.
+  trace_rt_set_num_threads(3);
+  ASSERT_EQ(trace_rt_num_threads(), 3);
+  for (auto [m, n] : {std::pair<int64_t, int64_t>{301, 67}, {67, 301}}) {
+    const int64_t k = 200;
+    std::vector<double> a = integers(m * k, 9), b = integers(k * n, 5);
+    std::vector<double> c(m * n, 1e300);
+    auto va = view(a, m, k, k, 1), vb = view(b, k, n, n, 1),
+         vc = view(c, m, n, n, 1);
+    _mlir_ciface_trace_rt_matmul_f64(&va, &vb, &vc, 0.0);
+    EXPECT_EQ(c, product(a, b, m, k, n)) << m << " x " << n;
+    // beta 1 adds to what C holds.
+    _mlir_ciface_trace_rt_matmul_f64(&va, &vb, &vc, 1.0);
+    std::vector<double> twice = product(a, b, m, k, n);
+    for (double &x : twice)
+      x *= 2;
+    EXPECT_EQ(c, twice) << m << " x " << n << ", beta 1";
+  }
+  // A batch of 5 over 3 threads: whole matrices each.
+  const int64_t batch = 5, m = 64, k = 64, n = 64;
+  std::vector<double> a = integers(batch * m * k, 9),
+                      b = integers(batch * k * n, 5),
+                      c(batch * m * n, 1e300);
+  auto view3 = [](std::vector<double> &data, int64_t d1, int64_t d2) {
+    StridedMemRefType<double, 3> d;
+    d.basePtr = d.data = data.data();
+    d.offset = 0;
+    d.sizes[0] = batch;
+    d.sizes[1] = d1;
+    d.sizes[2] = d2;
+    d.strides[0] = d1 * d2;
+    d.strides[1] = d2;
+    d.strides[2] = 1;
+    return d;
+  };
+  auto va = view3(a, m, k), vb = view3(b, k, n), vc = view3(c, m, n);
+  _mlir_ciface_trace_rt_batch_matmul_f64(&va, &vb, &vc, 0.0);
+  for (int64_t i = 0; i < batch; ++i) {
+    std::vector<double> ai(a.begin() + i * m * k, a.begin() + (i + 1) * m * k),
+        bi(b.begin() + i * k * n, b.begin() + (i + 1) * k * n),
+        ci(c.begin() + i * m * n, c.begin() + (i + 1) * m * n);
+    EXPECT_EQ(ci, product(ai, bi, m, k, n)) << "batch " << i;
+  }
+  trace_rt_set_num_threads(1);
 }
 
 } // namespace

@@ -124,6 +124,19 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("Reduce rows in vector registers, summed in another "
                      "order than in-order loops (trace-vectorize-reductions)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> threads{
+      *this, "threads",
+      llvm::cl::desc("Run each loop nest with enough work on an OpenMP "
+                     "thread team (trace-parallel-loops, then "
+                     "convert-scf-to-openmp; the team is OMP_NUM_THREADS "
+                     "or every core), bitwise the results of one thread"),
+      llvm::cl::init(true)};
+  PassOptions::Option<int64_t> minParallelWork{
+      *this, "min-parallel-work",
+      llvm::cl::desc("With threads: the least work, iterations times body "
+                     "ops, a loop nest needs for a thread team "
+                     "(trace-parallel-loops min-work)"),
+      llvm::cl::init(16384)};
   PassOptions::Option<bool> planBuffers{
       *this, "plan-buffers",
       llvm::cl::desc("Place each function's temporaries in one arena by "

@@ -65,6 +65,12 @@ void _mlir_ciface_trace_rt_populate_pages(StridedMemRefType<int8_t, 1> *arena,
 /// declares it as (index, index).
 void trace_rt_populate_buffer(int64_t address, int64_t bytes);
 
+/// The threads the calling thread's next kernels and matmuls run on (the
+/// OpenMP team's size; at least 1): OMP_NUM_THREADS, else every core,
+/// until this is called.
+void trace_rt_set_num_threads(int threads);
+int trace_rt_num_threads();
+
 /// A symbol a tool references so the linker keeps the runtime library.
 int traceRuntimeAbiVersion();
 }

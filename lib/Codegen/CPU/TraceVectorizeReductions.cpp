@@ -155,11 +155,13 @@ void emitRowReduction(
   if (kept == 0) {
     reduceRow(rewriter, loc, ValueRange{});
   } else {
-    scf::ForOp::create(rewriter, loc, zero, rowCount, one, ValueRange{},
-                       [&](OpBuilder &b, Location loc, Value r, ValueRange) {
-                         reduceRow(b, loc, ValueRange{r});
-                         scf::YieldOp::create(b, loc);
-                       });
+    // Rows are independent: a parallel loop, which trace-parallel-loops
+    // may give a thread team.
+    scf::ParallelOp::create(rewriter, loc, ValueRange{zero},
+                            ValueRange{rowCount}, ValueRange{one},
+                            [&](OpBuilder &b, Location loc, ValueRange r) {
+                              reduceRow(b, loc, r);
+                            });
   }
   rewriter.eraseOp(op);
 }

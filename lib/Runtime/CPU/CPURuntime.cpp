@@ -20,6 +20,16 @@
 // in the runtime's constructor: setenv is not safe beside other threads'
 // getenv, and a library's load is the narrowest window there is.
 //
+//
+// Threads: the compiled kernels run on LLVM's OpenMP runtime (libomp), and
+// so do the matmuls, on the same team: a matmul splits its output into one
+// block of rows (or columns, or batches) per thread, and each thread calls
+// a one-thread gemm on its block. OpenBLAS's own threads are turned off.
+// One team means no second pool spinning beside it between kernels and
+// gemms, and a thread count set in one place (OMP_NUM_THREADS, or
+// trace_rt_set_num_threads). The runtime is compiled with GCC's -fopenmp
+// and linked against libomp, which implements GCC's entry points.
+//
 //===----------------------------------------------------------------------===//
 
 #include "trace/Runtime/CPURuntime.h"
@@ -31,6 +41,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <dlfcn.h>
+#include <omp.h>
 
 namespace {
 
@@ -54,6 +65,7 @@ struct Blas {
   decltype(&cblas_sgemm) sgemm = nullptr;
   decltype(&cblas_dgemm) dgemm = nullptr;
   char *(*corename)() = nullptr;
+  void (*setNumThreads)(int) = nullptr;
 };
 
 const Blas &blas() {
@@ -82,13 +94,32 @@ const Blas &blas() {
     b.dgemm = reinterpret_cast<decltype(b.dgemm)>(dlsym(handle, "cblas_dgemm"));
     b.corename = reinterpret_cast<decltype(b.corename)>(
         dlsym(handle, "openblas_get_corename"));
+    // The matmuls are split over the runtime's OpenMP team instead.
+    b.setNumThreads = reinterpret_cast<decltype(b.setNumThreads)>(
+        dlsym(handle, "openblas_set_num_threads"));
+    if (b.setNumThreads)
+      b.setNumThreads(1);
     return b;
   }();
   return loaded;
 }
 
-/// Loads OpenBLAS as the runtime loads (see the file comment).
-__attribute__((constructor)) void loadBlas() { (void)blas(); }
+/// Loads OpenBLAS as the runtime loads (see the file comment), and starts
+/// the OpenMP runtime with its threads going to sleep a millisecond after
+/// their last parallel region, not libomp's 200: between steps the
+/// process runs PyTorch's own threads (the optimizer, the data), which a
+/// team spinning on every core would slow. Kernels and matmuls follow one
+/// another closer than that. A user's KMP_BLOCKTIME wins; the variable is
+/// set only while libomp reads its settings.
+__attribute__((constructor)) void loadRuntimes() {
+  (void)blas();
+  bool set = !getenv("KMP_BLOCKTIME");
+  if (set)
+    setenv("KMP_BLOCKTIME", "1", /*overwrite=*/0);
+  (void)omp_get_max_threads();
+  if (set)
+    unsetenv("KMP_BLOCKTIME");
+}
 
 template <typename T> struct Gemm;
 template <> struct Gemm<float> {
@@ -139,22 +170,87 @@ void matmul(int64_t m, int64_t n, int64_t k, const T *a, const int64_t *sa,
     }
 }
 
+/// Multiply-adds a thread is given at least: below that, waking another
+/// thread costs more than it saves.
+constexpr int64_t kMinWorkPerThread = int64_t(1) << 18;
+
+/// How many of the team's threads `work` multiply-adds, split into at most
+/// `parts` pieces, should use: one inside a parallel region already.
+int teamFor(int64_t work, int64_t parts) {
+  if (omp_in_parallel())
+    return 1;
+  int64_t threads = std::min<int64_t>(omp_get_max_threads(), parts);
+  threads = std::min<int64_t>(threads, work / kMinWorkPerThread);
+  return static_cast<int>(std::max<int64_t>(threads, 1));
+}
+
+/// [begin, end) of `part` of `parts` near-equal pieces of `size`, each a
+/// multiple of `align` but the last.
+std::pair<int64_t, int64_t> piece(int64_t size, int part, int parts,
+                                  int64_t align) {
+  int64_t blocks = (size + align - 1) / align;
+  int64_t begin = blocks * part / parts * align,
+          end = blocks * (part + 1) / parts * align;
+  return {std::min(begin, size), std::min(end, size)};
+}
+
+/// matmul on the team: each thread computes a block of C's rows, or of
+/// its columns when C is wider than tall. A gemm's every element is the
+/// same dot product whichever block holds it.
 template <typename T>
 void matmul2d(StridedMemRefType<T, 2> *a, StridedMemRefType<T, 2> *b,
               StridedMemRefType<T, 2> *c, T beta) {
-  matmul<T>(c->sizes[0], c->sizes[1], a->sizes[1], a->data + a->offset,
-            a->strides, b->data + b->offset, b->strides, beta,
-            c->data + c->offset, c->strides);
+  int64_t m = c->sizes[0], n = c->sizes[1], k = a->sizes[1];
+  const T *pa = a->data + a->offset, *pb = b->data + b->offset;
+  T *pc = c->data + c->offset;
+  bool rows = m >= n;
+  // Blocks of whole register tiles of the gemm's kernels.
+  constexpr int64_t align = 16;
+  int threads = teamFor(m * n * std::max<int64_t>(k, 1),
+                        ((rows ? m : n) + align - 1) / align);
+  if (threads == 1) {
+    matmul<T>(m, n, k, pa, a->strides, pb, b->strides, beta, pc, c->strides);
+    return;
+  }
+#pragma omp parallel num_threads(threads)
+  {
+    auto [begin, end] =
+        piece(rows ? m : n, omp_get_thread_num(), omp_get_num_threads(), align);
+    if (rows)
+      matmul<T>(end - begin, n, k, pa + begin * a->strides[0], a->strides, pb,
+                b->strides, beta, pc + begin * c->strides[0], c->strides);
+    else
+      matmul<T>(m, end - begin, k, pa, a->strides, pb + begin * b->strides[1],
+                b->strides, beta, pc + begin * c->strides[1], c->strides);
+  }
 }
 
+/// Each thread takes whole matrices of the batch.
 template <typename T>
 void batchMatmul(StridedMemRefType<T, 3> *a, StridedMemRefType<T, 3> *b,
                  StridedMemRefType<T, 3> *c, T beta) {
-  for (int64_t batch = 0; batch < c->sizes[0]; ++batch)
+  int64_t batches = c->sizes[0];
+  int threads = teamFor(batches * c->sizes[1] * c->sizes[2] *
+                            std::max<int64_t>(a->sizes[2], 1),
+                        batches);
+  auto one = [&](int64_t batch) {
     matmul<T>(c->sizes[1], c->sizes[2], a->sizes[2],
               a->data + a->offset + batch * a->strides[0], a->strides + 1,
               b->data + b->offset + batch * b->strides[0], b->strides + 1, beta,
               c->data + c->offset + batch * c->strides[0], c->strides + 1);
+  };
+  if (threads == 1) {
+    for (int64_t batch = 0; batch < batches; ++batch)
+      one(batch);
+    return;
+  }
+#pragma omp parallel num_threads(threads)
+  {
+    auto [begin, end] =
+        piece(batches, omp_get_thread_num(), omp_get_num_threads(), 1);
+    for (int64_t batch = begin; batch < end; ++batch)
+      one(batch);
+  }
 }
 
 } // namespace
@@ -189,6 +285,12 @@ void _mlir_ciface_trace_rt_batch_matmul_f64(StridedMemRefType<double, 3> *a,
 const char *trace_rt_blas_corename() {
   return blas().corename ? blas().corename() : "none";
 }
+
+void trace_rt_set_num_threads(int threads) {
+  omp_set_num_threads(threads < 1 ? 1 : threads);
+}
+
+int trace_rt_num_threads() { return omp_get_max_threads(); }
 
 int traceRuntimeAbiVersion() { return 3; }
 }

@@ -789,7 +789,8 @@ LogicalResult TrainingStepCompiler::buildLibrary() {
 #endif
   } else {
     // The CPU runtime (matmuls on OpenBLAS) goes next to the library, found
-    // through $ORIGIN; memrefCopy comes from MLIR's C runner utilities.
+    // through $ORIGIN; memrefCopy comes from MLIR's C runner utilities, the
+    // kernels' thread teams from LLVM's OpenMP runtime beside them.
     std::string runtime = runtimeLibrary(TRACE_CPU_RUNTIME);
     std::string copy = file(llvm::sys::path::filename(runtime));
     if (std::error_code ec = llvm::sys::fs::copy_file(runtime, copy)) {
@@ -799,7 +800,7 @@ LogicalResult TrainingStepCompiler::buildLibrary() {
     }
     link.libraries = {copy, "-Wl,-rpath,$ORIGIN",
                       "-L" TRACE_LLVM_LIBRARY_DIR, "-lmlir_c_runner_utils",
-                      "-Wl,-rpath," TRACE_LLVM_LIBRARY_DIR};
+                      "-lomp", "-Wl,-rpath," TRACE_LLVM_LIBRARY_DIR};
   }
   link.libraries.push_back("-lm");
   link.libraries.push_back("-lstdc++");

@@ -12,7 +12,7 @@
 // CHECK-DAG: %[[C40:.*]] = arith.constant 40 : index
 // CHECK: %[[ROWS:.*]] = memref.collapse_shape %[[IN]] {{\[\[}}0, 1], [2]] : memref<8x4x40xf32> into memref<32x40xf32>
 // CHECK: %[[FLAT:.*]] = memref.collapse_shape %[[OUT]] {{\[\[}}0, 1]] : memref<8x4xf32> into memref<32xf32>
-// CHECK: scf.for %[[R:.*]] = %[[C0]] to %[[C32]]
+// CHECK: scf.parallel (%[[R:.*]]) = (%[[C0]]) to (%[[C32]])
 // CHECK:   %[[FIRST:.*]] = vector.load %[[ROWS]][%[[R]], %[[C0]]] : memref<32x40xf32>, vector<16xf32>
 // CHECK:   %[[LANES:.*]] = scf.for %[[J:.*]] = %[[C16]] to %[[C32]] step %[[C16]] iter_args(%[[ACC:.*]] = %[[FIRST]])
 // CHECK:     %[[V:.*]] = vector.load %[[ROWS]][%[[R]], %[[J]]]
@@ -124,7 +124,7 @@ func.func @no_overflow_flags(%in: memref<4x48xi32>, %out: memref<4xi32>) {
 // CHECK-DAG: %[[XR:.*]] = memref.collapse_shape %[[X]] {{\[\[}}0, 1], [2]] : memref<2x3x40xf32> into memref<6x40xf32>
 // CHECK-DAG: %[[MR:.*]] = memref.collapse_shape %[[M]] {{\[\[}}0, 1, 2]] : memref<2x3x1xf32> into memref<6xf32>
 // CHECK-DAG: %[[SR:.*]] = memref.collapse_shape %[[S]] {{\[\[}}0, 1]] : memref<2x3xf32> into memref<6xf32>
-// CHECK: scf.for %[[R:.*]] =
+// CHECK: scf.parallel (%[[R:[^)]*]]) =
 // CHECK:   %[[MAX:.*]] = memref.load %[[MR]][%[[R]]] : memref<6xf32>
 // CHECK:   %[[V0:.*]] = vector.load %[[XR]][%[[R]], %{{.*}}] : memref<6x40xf32>, vector<16xf32>
 // CHECK:   %[[MB:.*]] = vector.broadcast %[[MAX]] : f32 to vector<16xf32>

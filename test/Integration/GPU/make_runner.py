@@ -23,7 +23,8 @@ time (with the share of the device's peak memory bandwidth); it exits with
 0 only if every result is within tolerance.
 
 The CPU reference is trace-cpu-pipeline (blas=false: no OpenBLAS;
-approximate-math=false: libm's functions, not polynomials), whose numerics
+approximate-math=false: libm's functions, not polynomials; threads=false:
+no OpenMP runtime, which the GPU machine lacks), whose numerics
 the CPU tests hold to PyTorch's; its functions are renamed FUNCTION_cpu.
 """
 
@@ -225,7 +226,8 @@ def main():
         sys.exit(f'{args.input}: no public function')
     stem = os.path.join(args.out, args.name)
 
-    reference = '--trace-cpu-pipeline=blas=false approximate-math=false'
+    reference = ('--trace-cpu-pipeline=blas=false approximate-math=false '
+                 'threads=false')
     gpu_pipeline = (reference if args.self_test else
                     f'--trace-gpu-pipeline={args.gpu_pipeline}')
     gpu_obj = lower(args, args.gpu_input or args.input, gpu_pipeline,

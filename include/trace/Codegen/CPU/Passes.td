@@ -102,7 +102,8 @@ def TraceVectorizeReductionsPass : Pass<"trace-vectorize-reductions"> {
     min, max, and, or, xor): per row, a vector accumulator of one
     register's width (512 bits) is folded over the row, then reduced to
     one element with `vector.reduction`, the output's old value its start,
-    then any remainder is folded in order. Rows shorter than a register,
+    then any remainder is folded in order. The rows are an `scf.parallel`,
+    for `trace-parallel-loops` to give a thread team. Rows shorter than a register,
     dynamic shapes, strided layouts and other bodies are left to the loops.
 
     It also rewrites the row reductions
@@ -125,6 +126,54 @@ def TraceVectorizeReductionsPass : Pass<"trace-vectorize-reductions"> {
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];
+}
+
+def TraceParallelLoopsPass : Pass<"trace-parallel-loops", "func::FuncOp"> {
+  let summary = "Keep the outermost scf.parallel of each nest that is worth a thread team; run the others in order";
+  let description = [{
+    Run after `convert-linalg-to-parallel-loops` and before
+    `convert-scf-to-openmp`, which turns every `scf.parallel` left into an
+    OpenMP team. Forking a team costs microseconds, so only a loop with
+    enough work should: this pass keeps an `scf.parallel` that is not
+    inside another and whose work, its iterations times the ops its body
+    runs (nested loops with static trip counts multiply their bodies'),
+    is at least `min-work`. Every other `scf.parallel` (a small one, or
+    one inside a kept one) becomes nested `scf.for`s, running in the
+    order the loop lists its iterations.
+
+    A kept loop keeps only its leading dims parallel, the fewest with 64
+    iterations (or all but the innermost): the others become `scf.for`s
+    inside it, so the innermost dim stays a loop LLVM vectorizes rather
+    than part of one collapsed index.
+
+    A kept loop's iterations run on the team's threads, each output
+    element computed by one thread in the order the sequential loop
+    would: the results are bitwise those of one thread. A loop with
+    reductions (`scf.reduce` with operands) is left as it is.
+  }];
+  let options = [
+    Option<"minWork", "min-work", "int64_t", /*default=*/"16384",
+           "The least work (iterations times body ops) a loop needs to "
+           "run on a thread team">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
+def TraceCopyKernelsPass : Pass<"trace-copy-kernels", "func::FuncOp"> {
+  let summary = "Make each strided memref.copy of static shape a linalg.copy, a loop nest like the others";
+  let description = [{
+    A `memref.copy` from or to a strided buffer (a slice of a
+    concatenation's buffer: the gradients of q, k and v written into
+    qkv's) lowers to a call of MLIR's `memrefCopy`, which copies one
+    element at a time, with the index arithmetic of any rank per element,
+    on the calling thread. As a `linalg.copy` it becomes a loop nest like
+    every other: a kernel of its own (`trace-outline-kernels`), vectorized
+    by LLVM, and on the thread team when it is large enough
+    (`trace-parallel-loops`). A copy between two contiguous buffers stays
+    `memref.copy`, which lowers to one `memcpy`; so does one of dynamic
+    shape.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
 #endif // TRACE_CODEGEN_CPU_PASSES_TD

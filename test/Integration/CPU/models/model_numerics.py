@@ -11,7 +11,8 @@ every parameter, for a random output cotangent, is compared with
 torch.autograd's.
 
     model_numerics.py --model gpt_block --trace-opt trace-opt \
-        --trace-run trace-run --workdir DIR [--grad]
+        --trace-run trace-run --workdir DIR [--grad] [--threads N]
+        [--out-dir DIR]
 """
 
 import argparse
@@ -27,6 +28,10 @@ import models  # noqa: E402
 
 CONFIGS = {
     "gpt_block": lambda: models.gpt_block(B=2, T=16, C=64, H=4, layers=2),
+    # Large enough for the OpenMP team: its loop nests pass
+    # trace-parallel-loops' min-work and its matmuls split across threads.
+    "gpt_block_wide": lambda: models.gpt_block(B=4, T=128, C=128, H=4,
+                                               layers=2),
     "mlp": lambda: models.mlp(B=8, widths=(32, 96, 64, 16)),
     "elementwise_chain": lambda: models.elementwise_chain(N=4096, depth=6),
 }
@@ -41,6 +46,16 @@ def main():
     parser.add_argument("--atol", type=float, default=1e-5)
     parser.add_argument("--grad", action="store_true")
     parser.add_argument("--trace-opt", default="trace-opt")
+    parser.add_argument("--threads", type=int,
+                        help="run trace-run on an OpenMP team of this many "
+                             "threads (OMP_NUM_THREADS)")
+    parser.add_argument("--out-dir",
+                        help="also write trace-run's results to this "
+                             "directory")
+    parser.add_argument("--same-as",
+                        help="with --out-dir: every result must be bitwise "
+                             "the one in this directory (another run's "
+                             "--out-dir)")
     args = parser.parse_args()
     os.makedirs(args.workdir, exist_ok=True)
 
@@ -71,13 +86,28 @@ def main():
         ref = os.path.join(args.workdir, f"expected.{name}.npy")
         np.save(ref, t.numpy())
         cmd.append(f"--expect={name}={ref}")
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    env = dict(os.environ)
+    if args.threads:
+        env["OMP_NUM_THREADS"] = str(args.threads)
+    if args.out_dir:
+        cmd.append(f"--out-dir={args.out_dir}")
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
     sys.stdout.write(proc.stdout)
     sys.stderr.write(proc.stderr)
     status = "match" if proc.returncode == 0 else "DO NOT match"
     what = "output and gradients" if args.grad else "output"
     print(f"{args.model}: {len(tensors)} inputs, {len(expected)} checked values "
           f"({what}) {status} PyTorch (rtol {args.rtol}, atol {args.atol})")
+    if proc.returncode == 0 and args.same_as:
+        differ = [n for n in sorted(os.listdir(args.same_as))
+                  if n.endswith(".npy") and not np.array_equal(
+                      np.load(os.path.join(args.out_dir, n)),
+                      np.load(os.path.join(args.same_as, n)))]
+        if differ:
+            print(f"{args.model}: {len(differ)} results differ from "
+                  f"{args.same_as}'s: {', '.join(differ)}")
+            sys.exit(1)
+        print(f"{args.model}: every result bitwise {args.same_as}'s")
     sys.exit(proc.returncode)
 
 
