@@ -39,8 +39,10 @@ Gradients are compared with eager's (rtol 1e-3, atol 1e-5 on the CPU;
 rtol 1e-2, atol 1e-4 on the GPU, where TF32 and reduction orders differ),
 so a fast wrong answer shows.
 
-CPU: one thread unless --threads (torch.set_num_threads, OPENBLAS_NUM_THREADS, so the
-ratios compare code, not core counts). trace-compile builds the libraries
+CPU: one thread unless --threads (torch.set_num_threads, and
+OMP_NUM_THREADS for Inductor's kernels and the library's OpenMP team,
+which runs its kernels and matmuls), so the ratios compare code, not core
+counts. trace-compile builds the libraries
 with --host-cpu=native: they run where they were built, as PyTorch's
 kernels pick this CPU's vector units at run time. Time and peak come from
 three processes. Step ms: time with glibc's allocator as users have it.
@@ -110,6 +112,9 @@ PLANS = [
     # fault in again).
     ("trace-mlir, min-cut, pages released between lifetimes",
      ["--pipeline=release-between-lifetimes=1"]),
+    # CPU only: every kernel and matmul on the calling thread, none on
+    # the OpenMP team (the A/B of the kernels' threads).
+    ("trace-mlir, min-cut, no thread team", ["--pipeline=threads=0"]),
     # Every layer's code inline, as before trace-outline-repeats made each
     # kind of layer one function (the A/B of issue 18; on the GPU, each
     # layer's call queues its work on the step's stream).
@@ -169,14 +174,16 @@ CU_MEMPOOL_ATTR_USED_MEM_HIGH = 8  # cuda.h's CUmemPool_attribute
 def selected_plans(names, device):
     """PLANS whose directory name ends with one of the comma-separated
     `names` (no-remat, min-cut, budget-0-5, budget-0-25,
-    a-malloc-per-buffer, pages-released-between-lifetimes, layers-inline);
+    a-malloc-per-buffer, pages-released-between-lifetimes,
+    no-thread-team, layers-inline);
     all that apply to `device` when
     empty."""
     wanted = [n for n in names.split(",") if n]
     plans = [(label, flags) for label, flags in PLANS
              if (device == "cpu" or not (
                  label == PACKAGE or "--pipeline=plan-buffers=0" in flags
-                 or "--pipeline=release-between-lifetimes=1" in flags))
+                 or "--pipeline=release-between-lifetimes=1" in flags
+                 or "--pipeline=threads=0" in flags))
              and (not wanted or any(plan_dir(label).endswith(n) for n in wanted))]
     if not plans:
         sys.exit(f"error: no plan named {names}")
@@ -855,7 +862,8 @@ def main():
                              "(default: all)")
     parser.add_argument("--threads", type=int, default=1,
                         help="CPU: threads for PyTorch, Inductor's kernels "
-                             "and BLAS (the library's matmuls); default 1")
+                             "and the library's OpenMP team (its kernels "
+                             "and matmuls); default 1")
     parser.add_argument("--peers", default="",
                         help="comma-separated: eager-checkpointed-blocks, "
                              "SAC-matmul-outputs-saved, torch-compile, "
