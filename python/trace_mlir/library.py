@@ -82,7 +82,10 @@ class _Library:
         self.set_threads = None
         runtime = os.path.join(directory, "libTraceCPURuntime.so")
         if self.device.type == "cpu" and os.path.exists(runtime):
-            self.set_threads = ctypes.CDLL(runtime).trace_rt_set_num_threads
+            # A runtime from before the team has no such entry point.
+            self.set_threads = getattr(ctypes.CDLL(runtime),
+                                       "trace_rt_set_num_threads", None)
+        if self.set_threads is not None:
             self.set_threads.restype = None
             self.set_threads.argtypes = [ctypes.c_int]
         self.set_stream = None

@@ -129,7 +129,8 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("Run each loop nest with enough work on an OpenMP "
                      "thread team (trace-parallel-loops, then "
                      "convert-scf-to-openmp; the team is OMP_NUM_THREADS "
-                     "or every core), bitwise the results of one thread"),
+                     "or every core); the loops' results are bitwise one "
+                     "thread's"),
       llvm::cl::init(true)};
   PassOptions::Option<int64_t> minParallelWork{
       *this, "min-parallel-work",

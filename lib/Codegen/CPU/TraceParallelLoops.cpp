@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 
 #define DEBUG_TYPE "trace-parallel-loops"
@@ -46,7 +47,12 @@ int64_t tripCount(Value lb, Value ub, Value step) {
                          s = getConstantIntValue(step);
   if (!l || !u || !s || *s <= 0)
     return std::numeric_limits<int64_t>::max();
-  return std::max<int64_t>(0, llvm::divideCeil(*u - *l, *s));
+  if (*u <= *l)
+    return 0;
+  int64_t span;
+  if (__builtin_sub_overflow(*u, *l, &span))
+    return std::numeric_limits<int64_t>::max();
+  return llvm::divideCeilSigned(span, *s);
 }
 
 /// Iterations of dims [begin, end) of `loop`.
@@ -82,20 +88,36 @@ int64_t work(Block &block) {
   return total;
 }
 
-/// Replaces `loop` (without reductions) by scf.for loops over its dims,
-/// the first dim outermost.
+/// Replaces `loop` by scf.for loops over its dims, the first dim
+/// outermost; its reductions become the loops' iteration arguments,
+/// combined in iteration order.
 void runInOrder(RewriterBase &rewriter, scf::ParallelOp loop) {
   rewriter.setInsertionPoint(loop);
-  scf::LoopNest nest =
-      scf::buildLoopNest(rewriter, loop.getLoc(), loop.getLowerBound(),
-                         loop.getUpperBound(), loop.getStep());
-  Block *body = nest.loops.back().getBody();
-  SmallVector<Value> ivs = llvm::map_to_vector(
-      nest.loops, [](scf::ForOp f) { return f.getInductionVar(); });
-  Operation *reduce = loop.getBody()->getTerminator();
-  rewriter.inlineBlockBefore(loop.getBody(), body->getTerminator(), ivs);
-  rewriter.eraseOp(reduce);
-  rewriter.eraseOp(loop);
+  auto reduce = cast<scf::ReduceOp>(loop.getBody()->getTerminator());
+  scf::LoopNest nest = scf::buildLoopNest(
+      rewriter, loop.getLoc(), loop.getLowerBound(), loop.getUpperBound(),
+      loop.getStep(), loop.getInitVals(),
+      [&](OpBuilder &b, Location loc, ValueRange ivs,
+          ValueRange accumulators) {
+        IRMapping map;
+        map.map(loop.getInductionVars(), ivs);
+        for (Operation &op : loop.getBody()->without_terminator())
+          b.clone(op, map);
+        scf::ValueVector combined;
+        for (auto [i, region] : llvm::enumerate(reduce.getReductions())) {
+          Block &combine = region.front();
+          map.map(combine.getArgument(0), accumulators[i]);
+          map.map(combine.getArgument(1),
+                  map.lookupOrDefault(reduce.getOperands()[i]));
+          for (Operation &op : combine.without_terminator())
+            b.clone(op, map);
+          combined.push_back(map.lookupOrDefault(
+              cast<scf::ReduceReturnOp>(combine.getTerminator())
+                  .getResult()));
+        }
+        return combined;
+      });
+  rewriter.replaceOp(loop, nest.results);
 }
 
 /// Iterations the team's threads share at least, when the loop has them:
@@ -139,26 +161,34 @@ struct TraceParallelLoopsPass final
   using Base::Base;
 
   void runOnOperation() override {
-    // Outer loops first; a loop inside one that keeps its team, or inside
-    // one being made sequential, is decided on its own as the walk reaches
-    // it, so collect first and rewrite inner loops first.
+    // Outer loops first: a loop inside a kept one runs in order; one
+    // inside a loop made sequential is decided on its own. A loop with
+    // reductions always runs in order: a team would combine its partial
+    // results in no fixed order.
     SmallVector<scf::ParallelOp> inOrder, kept;
+    llvm::SmallPtrSet<Operation *, 8> keptOps;
     getOperation()->walk<WalkOrder::PreOrder>([&](scf::ParallelOp loop) {
-      if (loop.getNumReductions() != 0)
-        return;
-      bool nested = loop->getParentOfType<scf::ParallelOp>() != nullptr;
+      bool nested = false;
+      for (Operation *up = loop->getParentOp(); up && !nested;
+           up = up->getParentOp())
+        nested = keptOps.contains(up);
       int64_t iterations = tripCount(loop);
-      if (nested || iterations < 2 ||
-          times(iterations, work(*loop.getBody())) < minWork)
+      if (nested || loop.getNumReductions() != 0 || iterations < 2 ||
+          times(iterations, work(*loop.getBody())) < minWork) {
         inOrder.push_back(loop);
-      else
+      } else {
         kept.push_back(loop);
+        keptOps.insert(loop);
+      }
     });
+    // The kept loops first: their bodies move, so the loops in order
+    // inside them are still there. Then inner loops before the loops
+    // around them, whose bodies are cloned.
     IRRewriter rewriter(&getContext());
-    for (scf::ParallelOp loop : llvm::reverse(inOrder))
-      runInOrder(rewriter, loop);
     for (scf::ParallelOp loop : kept)
       keepLeadingDims(rewriter, loop);
+    for (scf::ParallelOp loop : llvm::reverse(inOrder))
+      runInOrder(rewriter, loop);
   }
 };
 

@@ -141,23 +141,42 @@ template <> struct Gemm<double> {
   }
 };
 
-/// C = A B + beta C on one matrix, given base pointers and strides. With
-/// beta 0, C is not read (it may hold anything, NaN included).
+/// How one matmul runs: gemm with these layouts, or the plain loop.
+/// Decided once on the whole matrices, so that every block of a split
+/// matmul runs the same way (a block of one row could pass for either
+/// layout).
+struct Plan {
+  bool gemm = false;
+  trace::runtime::GemmLayout la, lb, lc;
+};
+
 template <typename T>
-void matmul(int64_t m, int64_t n, int64_t k, const T *a, const int64_t *sa,
-            const T *b, const int64_t *sb, T beta, T *c, const int64_t *sc) {
+Plan plan(int64_t m, int64_t n, int64_t k, const int64_t *sa,
+          const int64_t *sb, const int64_t *sc) {
+  using trace::runtime::gemmLayout;
+  Plan p;
+  p.gemm = k > 0 && Gemm<T>::available() &&
+           gemmLayout(m, k, sa[0], sa[1], p.la) &&
+           gemmLayout(k, n, sb[0], sb[1], p.lb) &&
+           gemmLayout(m, n, sc[0], sc[1], p.lc) && !p.lc.columnMajor;
+  return p;
+}
+
+/// C = A B + beta C on one matrix (or a block of its rows or columns),
+/// given base pointers and strides, the way `how` says. With beta 0, C is
+/// not read (it may hold anything, NaN included).
+template <typename T>
+void matmul(const Plan &how, int64_t m, int64_t n, int64_t k, const T *a,
+            const int64_t *sa, const T *b, const int64_t *sb, T beta, T *c,
+            const int64_t *sc) {
   if (m == 0 || n == 0)
     return;
-  using trace::runtime::gemmLayout;
-  trace::runtime::GemmLayout la, lb, lc;
-  if (k > 0 && Gemm<T>::available() && gemmLayout(m, k, sa[0], sa[1], la) &&
-      gemmLayout(k, n, sb[0], sb[1], lb) &&
-      gemmLayout(m, n, sc[0], sc[1], lc) && !lc.columnMajor) {
+  if (how.gemm) {
     auto trans = [](const trace::runtime::GemmLayout &layout) {
       return layout.columnMajor ? CblasTrans : CblasNoTrans;
     };
-    Gemm<T>::run(trans(la), trans(lb), m, n, k, a, la.ld, b, lb.ld, beta, c,
-                 lc.ld);
+    Gemm<T>::run(trans(how.la), trans(how.lb), m, n, k, a, how.la.ld, b,
+                 how.lb.ld, beta, c, how.lc.ld);
     return;
   }
   for (int64_t i = 0; i < m; ++i)
@@ -195,8 +214,11 @@ std::pair<int64_t, int64_t> piece(int64_t size, int part, int parts,
 }
 
 /// matmul on the team: each thread computes a block of C's rows, or of
-/// its columns when C is wider than tall. A gemm's every element is the
-/// same dot product whichever block holds it.
+/// its columns when C is wider than tall, with the gemm call the whole
+/// matrix would get on its block. OpenBLAS may still round a block
+/// differently from the whole matrix where it picks another kernel for
+/// the smaller shape (its small-matrix kernels on AVX-512), so a split
+/// matmul matches one thread's to rounding, not always bitwise.
 template <typename T>
 void matmul2d(StridedMemRefType<T, 2> *a, StridedMemRefType<T, 2> *b,
               StridedMemRefType<T, 2> *c, T beta) {
@@ -206,10 +228,12 @@ void matmul2d(StridedMemRefType<T, 2> *a, StridedMemRefType<T, 2> *b,
   bool rows = m >= n;
   // Blocks of whole register tiles of the gemm's kernels.
   constexpr int64_t align = 16;
+  Plan how = plan<T>(m, n, k, a->strides, b->strides, c->strides);
   int threads = teamFor(m * n * std::max<int64_t>(k, 1),
                         ((rows ? m : n) + align - 1) / align);
   if (threads == 1) {
-    matmul<T>(m, n, k, pa, a->strides, pb, b->strides, beta, pc, c->strides);
+    matmul<T>(how, m, n, k, pa, a->strides, pb, b->strides, beta, pc,
+              c->strides);
     return;
   }
 #pragma omp parallel num_threads(threads)
@@ -217,11 +241,13 @@ void matmul2d(StridedMemRefType<T, 2> *a, StridedMemRefType<T, 2> *b,
     auto [begin, end] =
         piece(rows ? m : n, omp_get_thread_num(), omp_get_num_threads(), align);
     if (rows)
-      matmul<T>(end - begin, n, k, pa + begin * a->strides[0], a->strides, pb,
-                b->strides, beta, pc + begin * c->strides[0], c->strides);
+      matmul<T>(how, end - begin, n, k, pa + begin * a->strides[0],
+                a->strides, pb, b->strides, beta, pc + begin * c->strides[0],
+                c->strides);
     else
-      matmul<T>(m, end - begin, k, pa, a->strides, pb + begin * b->strides[1],
-                b->strides, beta, pc + begin * c->strides[1], c->strides);
+      matmul<T>(how, m, end - begin, k, pa, a->strides,
+                pb + begin * b->strides[1], b->strides, beta,
+                pc + begin * c->strides[1], c->strides);
   }
 }
 
@@ -233,8 +259,10 @@ void batchMatmul(StridedMemRefType<T, 3> *a, StridedMemRefType<T, 3> *b,
   int threads = teamFor(batches * c->sizes[1] * c->sizes[2] *
                             std::max<int64_t>(a->sizes[2], 1),
                         batches);
+  Plan how = plan<T>(c->sizes[1], c->sizes[2], a->sizes[2], a->strides + 1,
+                     b->strides + 1, c->strides + 1);
   auto one = [&](int64_t batch) {
-    matmul<T>(c->sizes[1], c->sizes[2], a->sizes[2],
+    matmul<T>(how, c->sizes[1], c->sizes[2], a->sizes[2],
               a->data + a->offset + batch * a->strides[0], a->strides + 1,
               b->data + b->offset + batch * b->strides[0], b->strides + 1, beta,
               c->data + c->offset + batch * c->strides[0], c->strides + 1);
@@ -292,5 +320,5 @@ void trace_rt_set_num_threads(int threads) {
 
 int trace_rt_num_threads() { return omp_get_max_threads(); }
 
-int traceRuntimeAbiVersion() { return 3; }
+int traceRuntimeAbiVersion() { return 4; }
 }

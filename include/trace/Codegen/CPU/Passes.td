@@ -135,21 +135,25 @@ def TraceParallelLoopsPass : Pass<"trace-parallel-loops", "func::FuncOp"> {
     `convert-scf-to-openmp`, which turns every `scf.parallel` left into an
     OpenMP team. Forking a team costs microseconds, so only a loop with
     enough work should: this pass keeps an `scf.parallel` that is not
-    inside another and whose work, its iterations times the ops its body
-    runs (nested loops with static trip counts multiply their bodies'),
-    is at least `min-work`. Every other `scf.parallel` (a small one, or
-    one inside a kept one) becomes nested `scf.for`s, running in the
-    order the loop lists its iterations.
+    inside a kept one, has at least 2 iterations, and whose work, its
+    iterations times the ops its body runs (nested loops with static trip
+    counts multiply their bodies'; a dynamic bound counts as enough), is
+    at least `min-work`. Every other `scf.parallel` (a small one, or one
+    inside a kept one) becomes nested `scf.for`s, running in the order
+    the loop lists its iterations.
 
     A kept loop keeps only its leading dims parallel, the fewest with 64
-    iterations (or all but the innermost): the others become `scf.for`s
+    iterations but never the innermost of several (a loop of one dim
+    keeps it): the others become `scf.for`s
     inside it, so the innermost dim stays a loop LLVM vectorizes rather
     than part of one collapsed index.
 
     A kept loop's iterations run on the team's threads, each output
     element computed by one thread in the order the sequential loop
     would: the results are bitwise those of one thread. A loop with
-    reductions (`scf.reduce` with operands) is left as it is.
+    reductions (`scf.reduce` with operands) always runs in order, its
+    reductions the `scf.for`s' iteration arguments, combined in iteration
+    order: a team would combine partial results in no fixed order.
   }];
   let options = [
     Option<"minWork", "min-work", "int64_t", /*default=*/"16384",
