@@ -39,17 +39,25 @@ TEST(Blas, KernelsFitTheCPU) {
 #endif
 }
 
+/// A memref of `sizes` over `data` with `strides`.
+template <int N>
+StridedMemRefType<double, N> view(std::vector<double> &data,
+                                  const int64_t (&sizes)[N],
+                                  const int64_t (&strides)[N]) {
+  StridedMemRefType<double, N> d;
+  d.basePtr = d.data = data.data();
+  d.offset = 0;
+  for (int i = 0; i < N; ++i) {
+    d.sizes[i] = sizes[i];
+    d.strides[i] = strides[i];
+  }
+  return d;
+}
+
 /// An m x n memref over `data` with strides (s0, s1).
 StridedMemRefType<double, 2> view(std::vector<double> &data, int64_t m,
                                   int64_t n, int64_t s0, int64_t s1) {
-  StridedMemRefType<double, 2> d;
-  d.basePtr = d.data = data.data();
-  d.offset = 0;
-  d.sizes[0] = m;
-  d.sizes[1] = n;
-  d.strides[0] = s0;
-  d.strides[1] = s1;
-  return d;
+  return view<2>(data, {m, n}, {s0, s1});
 }
 
 TEST(Blas, MatmulIsTheExactProduct) {
@@ -127,19 +135,9 @@ TEST(Blas, MatmulSplitsOverTheTeam) {
   std::vector<double> a = integers(batch * m * k, 9),
                       b = integers(batch * k * n, 5),
                       c(batch * m * n, 1e300);
-  auto view3 = [](std::vector<double> &data, int64_t d1, int64_t d2) {
-    StridedMemRefType<double, 3> d;
-    d.basePtr = d.data = data.data();
-    d.offset = 0;
-    d.sizes[0] = batch;
-    d.sizes[1] = d1;
-    d.sizes[2] = d2;
-    d.strides[0] = d1 * d2;
-    d.strides[1] = d2;
-    d.strides[2] = 1;
-    return d;
-  };
-  auto va = view3(a, m, k), vb = view3(b, k, n), vc = view3(c, m, n);
+  auto va = view<3>(a, {batch, m, k}, {m * k, k, 1}),
+       vb = view<3>(b, {batch, k, n}, {k * n, n, 1}),
+       vc = view<3>(c, {batch, m, n}, {m * n, n, 1});
   _mlir_ciface_trace_rt_batch_matmul_f64(&va, &vb, &vc, 0.0);
   for (int64_t i = 0; i < batch; ++i) {
     std::vector<double> ai(a.begin() + i * m * k, a.begin() + (i + 1) * m * k),

@@ -90,7 +90,9 @@ int64_t work(Block &block) {
 
 /// Replaces `loop` by scf.for loops over its dims, the first dim
 /// outermost; its reductions become the loops' iteration arguments,
-/// combined in iteration order.
+/// combined in iteration order. Upstream's scf-parallel-for-to-nested-fors
+/// does this as a pass over every loop and exposes no function for one,
+/// and this pass must choose which loops keep their team.
 void runInOrder(RewriterBase &rewriter, scf::ParallelOp loop) {
   rewriter.setInsertionPoint(loop);
   auto reduce = cast<scf::ReduceOp>(loop.getBody()->getTerminator());

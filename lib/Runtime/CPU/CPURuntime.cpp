@@ -213,6 +213,23 @@ std::pair<int64_t, int64_t> piece(int64_t size, int part, int parts,
   return {std::min(begin, size), std::min(end, size)};
 }
 
+/// Runs `body(begin, end)` over [0, size) on `threads` threads, each a
+/// near-equal piece that is a multiple of `align` but the last; on the
+/// calling thread alone when `threads` is 1.
+template <typename Body>
+void onTeam(int threads, int64_t size, int64_t align, const Body &body) {
+  if (threads == 1) {
+    body(int64_t(0), size);
+    return;
+  }
+#pragma omp parallel num_threads(threads)
+  {
+    auto [begin, end] =
+        piece(size, omp_get_thread_num(), omp_get_num_threads(), align);
+    body(begin, end);
+  }
+}
+
 /// matmul on the team: each thread computes a block of C's rows, or of
 /// its columns when C is wider than tall, with the gemm call the whole
 /// matrix would get on its block. OpenBLAS may still round a block
@@ -231,15 +248,7 @@ void matmul2d(StridedMemRefType<T, 2> *a, StridedMemRefType<T, 2> *b,
   Plan how = plan<T>(m, n, k, a->strides, b->strides, c->strides);
   int threads = teamFor(m * n * std::max<int64_t>(k, 1),
                         ((rows ? m : n) + align - 1) / align);
-  if (threads == 1) {
-    matmul<T>(how, m, n, k, pa, a->strides, pb, b->strides, beta, pc,
-              c->strides);
-    return;
-  }
-#pragma omp parallel num_threads(threads)
-  {
-    auto [begin, end] =
-        piece(rows ? m : n, omp_get_thread_num(), omp_get_num_threads(), align);
+  onTeam(threads, rows ? m : n, align, [&](int64_t begin, int64_t end) {
     if (rows)
       matmul<T>(how, end - begin, n, k, pa + begin * a->strides[0],
                 a->strides, pb, b->strides, beta, pc + begin * c->strides[0],
@@ -248,7 +257,7 @@ void matmul2d(StridedMemRefType<T, 2> *a, StridedMemRefType<T, 2> *b,
       matmul<T>(how, m, end - begin, k, pa, a->strides,
                 pb + begin * b->strides[1], b->strides, beta,
                 pc + begin * c->strides[1], c->strides);
-  }
+  });
 }
 
 /// Each thread takes whole matrices of the batch.
@@ -261,24 +270,14 @@ void batchMatmul(StridedMemRefType<T, 3> *a, StridedMemRefType<T, 3> *b,
                         batches);
   Plan how = plan<T>(c->sizes[1], c->sizes[2], a->sizes[2], a->strides + 1,
                      b->strides + 1, c->strides + 1);
-  auto one = [&](int64_t batch) {
-    matmul<T>(how, c->sizes[1], c->sizes[2], a->sizes[2],
-              a->data + a->offset + batch * a->strides[0], a->strides + 1,
-              b->data + b->offset + batch * b->strides[0], b->strides + 1, beta,
-              c->data + c->offset + batch * c->strides[0], c->strides + 1);
-  };
-  if (threads == 1) {
-    for (int64_t batch = 0; batch < batches; ++batch)
-      one(batch);
-    return;
-  }
-#pragma omp parallel num_threads(threads)
-  {
-    auto [begin, end] =
-        piece(batches, omp_get_thread_num(), omp_get_num_threads(), 1);
+  onTeam(threads, batches, 1, [&](int64_t begin, int64_t end) {
     for (int64_t batch = begin; batch < end; ++batch)
-      one(batch);
-  }
+      matmul<T>(how, c->sizes[1], c->sizes[2], a->sizes[2],
+                a->data + a->offset + batch * a->strides[0], a->strides + 1,
+                b->data + b->offset + batch * b->strides[0], b->strides + 1,
+                beta, c->data + c->offset + batch * c->strides[0],
+                c->strides + 1);
+  });
 }
 
 } // namespace
